@@ -1,0 +1,47 @@
+/**
+ * The shape every Kubernetes object shares: TypeMeta plus ObjectMeta, with the rest open.
+ *
+ * @module
+ */
+import type { k8sMeta } from "../deps.ts";
+
+/** ObjectMeta as defined by `meta/v1`. */
+export type ObjectMeta = k8sMeta.ObjectMeta;
+/** An owner reference as defined by `meta/v1`. */
+export type OwnerReference = k8sMeta.OwnerReference;
+
+/**
+ * Any Kubernetes object: `apiVersion`, `kind`, `metadata`, and kind-specific fields.
+ *
+ * @example
+ * ```ts
+ * import type { KubeObject } from "./object.ts";
+ * const cm: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } };
+ * ```
+ */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/**
+ * Whether a value is a plain (non-array, non-null) object.
+ *
+ * @example
+ * ```ts
+ * import { isPlainObject } from "./object.ts";
+ * isPlainObject({}); // true
+ * isPlainObject([]); // false
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,58 @@
+/**
+ * The only file with external specifiers. Every dependency is pinned to an exact
+ * version with a full `npm:` specifier so the module also works when imported by URL
+ * without an import map.
+ *
+ * @module
+ */
+
+// RxJS 7: observables and operators.
+export {
+  asapScheduler,
+  asyncScheduler,
+  BehaviorSubject,
+  concat,
+  defer,
+  EMPTY,
+  from,
+  merge,
+  Observable,
+  of,
+  queueScheduler,
+  ReplaySubject,
+  share,
+  Subject,
+  Subscription,
+  timer,
+} from "npm:rxjs@7.8.2";
+export type {
+  MonoTypeOperatorFunction,
+  ObservableInput,
+  Observer,
+  OperatorFunction,
+  SchedulerLike,
+  Subscriber,
+  TeardownLogic,
+} from "npm:rxjs@7.8.2";
+export * as rx from "npm:rxjs@7.8.2";
+export { TestScheduler } from "npm:rxjs@7.8.2/testing";
+
+// fp-ts: only the few types we use, behind our own re-exports.
+export * as E from "npm:fp-ts@2.16.11/Either";
+export * as TE from "npm:fp-ts@2.16.11/TaskEither";
+export * as O from "npm:fp-ts@2.16.11/Option";
+export { pipe } from "npm:fp-ts@2.16.11/function";
+export type { Either } from "npm:fp-ts@2.16.11/Either";
+export type { TaskEither } from "npm:fp-ts@2.16.11/TaskEither";
+export type { Option } from "npm:fp-ts@2.16.11/Option";
+
+// YAML 1.2 parser and printer.
+export * as YAML from "npm:yaml@2.9.1";
+
+// Kubernetes built-in resource types (types only).
+export type * as k8sMeta from "npm:kubernetes-types@1.30.0/meta/v1.d.ts";
+export type * as k8sCore from "npm:kubernetes-types@1.30.0/core/v1.d.ts";
+export type * as k8sApps from "npm:kubernetes-types@1.30.0/apps/v1.d.ts";
+export type * as k8sCoordination from "npm:kubernetes-types@1.30.0/coordination/v1.d.ts";
+export type * as k8sEvents from "npm:kubernetes-types@1.30.0/events/v1.d.ts";
+export type * as k8sApiextensions from "npm:kubernetes-types@1.30.0/apiextensions/v1.d.ts";

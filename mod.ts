@@ -1,0 +1,6 @@
+/**
+ * kubefold: a Kubernetes controller framework for Deno in functional reactive style.
+ *
+ * @module
+ */
+export {};
