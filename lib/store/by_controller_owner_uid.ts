@@ -1,0 +1,36 @@
+/**
+ * The built-in controller-owner indexer.
+ *
+ * @module
+ */
+import type { HasMetadata } from "./has_metadata.ts";
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * Indexes an object by the uid of its controller: the owner reference with `controller: true`.
+ *
+ * Like controller-runtime's owner index, but keyed by uid (names are reused, uids are not).
+ * Objects without a controller get no value.
+ *
+ * @example
+ * ```ts
+ * import { byControllerOwnerUid } from "./by_controller_owner_uid.ts";
+ * byControllerOwnerUid({
+ *   metadata: {
+ *     name: "web-1",
+ *     ownerReferences: [
+ *       { apiVersion: "apps/v1", kind: "ReplicaSet", name: "web", uid: "u1", controller: true },
+ *     ],
+ *   },
+ * }); // ["u1"]
+ * ```
+ */
+export function byControllerOwnerUid(obj: HasMetadata): readonly string[] {
+  const refs = obj.metadata?.ownerReferences;
+  if (!refs) return NONE;
+  for (const ref of refs) {
+    if (ref.controller === true && ref.uid) return [ref.uid];
+  }
+  return NONE;
+}

@@ -1,0 +1,26 @@
+/**
+ * The built-in namespace indexer.
+ *
+ * @module
+ */
+import type { HasMetadata } from "./has_metadata.ts";
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * Indexes an object by its namespace; cluster-scoped objects get no value.
+ *
+ * Like client-go's `MetaNamespaceIndexFunc`, but cluster-scoped objects are left out of the
+ * index instead of being filed under `""`.
+ *
+ * @example
+ * ```ts
+ * import { byNamespace } from "./by_namespace.ts";
+ * byNamespace({ metadata: { namespace: "default", name: "web" } }); // ["default"]
+ * byNamespace({ metadata: { name: "node-1" } }); // []
+ * ```
+ */
+export function byNamespace(obj: HasMetadata): readonly string[] {
+  const ns = obj.metadata?.namespace;
+  return ns ? [ns] : NONE;
+}
