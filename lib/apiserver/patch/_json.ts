@@ -1,0 +1,71 @@
+/**
+ * Private JSON helpers shared by the patch modules: deep equality, deep clone, and
+ * prototype-safe key writes (a JSON key may be `__proto__`).
+ *
+ * @module
+ */
+import type { Json, JsonObject } from "../../core/object.ts";
+
+/** Whether a JSON value is a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Own-property check that also works for `__proto__` and objects without a prototype. */
+export function hasKey(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** Sets an own, enumerable property, even when the key is `__proto__`. */
+export function setKey(obj: JsonObject, key: string, value: Json): void {
+  if (key === "__proto__") {
+    Object.defineProperty(obj, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/** Structural equality of two JSON values (object key order does not matter). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a);
+  if (ak.length !== Object.keys(b).length) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  for (const k of ak) if (!hasKey(bo, k) || !deepEqual(ao[k], bo[k])) return false;
+  return true;
+}
+
+/** A deep copy of a JSON value. */
+export function cloneJson<T extends Json>(value: T): T;
+export function cloneJson(value: Json): Json {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson);
+  const out: JsonObject = {};
+  for (const k of Object.keys(value)) setKey(out, k, cloneJson(value[k]));
+  return out;
+}
+
+/** A shallow copy of a JSON object (prototype-safe). */
+export function copyObject(obj: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(obj)) setKey(out, k, obj[k]);
+  return out;
+}
+
+/** A stable identity for a JSON value, usable as a `Map`/`Set` key. */
+export function jsonKey(value: unknown): string {
+  return typeof value === "string" ? `s${value}` : `j${JSON.stringify(value)}`;
+}
