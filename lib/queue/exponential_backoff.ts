@@ -43,6 +43,10 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Rat
   }
   return {
     initial: null,
-    step: (state, failures) => [Math.min(maxMs, baseMs * 2 ** Math.max(0, failures)), state],
+    // 0 * 2^1024 would be NaN: a zero base always waits 0.
+    step: (state, failures) => [
+      baseMs === 0 ? 0 : Math.min(maxMs, baseMs * 2 ** Math.max(0, failures)),
+      state,
+    ],
   };
 }
