@@ -37,14 +37,18 @@ export type {
 export * as rx from "npm:rxjs@7.8.2";
 export { TestScheduler } from "npm:rxjs@7.8.2/testing";
 
-// fp-ts: only the few types we use, behind our own re-exports.
-export * as E from "npm:fp-ts@2.16.11/Either";
-export * as TE from "npm:fp-ts@2.16.11/TaskEither";
-export * as O from "npm:fp-ts@2.16.11/Option";
-export { pipe } from "npm:fp-ts@2.16.11/function";
-export type { Either } from "npm:fp-ts@2.16.11/Either";
-export type { TaskEither } from "npm:fp-ts@2.16.11/TaskEither";
-export type { Option } from "npm:fp-ts@2.16.11/Option";
+// fp-ts: only the few types we use, behind our own re-exports. (fp-ts's sub-path entries are
+// directories that Deno cannot load at run time, so everything comes through the root entry.)
+export { either as E, option as O, taskEither as TE } from "npm:fp-ts@2.16.11";
+import { either, function as fpFunction, option, taskEither } from "npm:fp-ts@2.16.11";
+/** fp-ts `pipe`. */
+export const pipe: typeof fpFunction.pipe = fpFunction.pipe;
+/** fp-ts `Either`. */
+export type Either<L, R> = either.Either<L, R>;
+/** fp-ts `TaskEither`. */
+export type TaskEither<L, R> = taskEither.TaskEither<L, R>;
+/** fp-ts `Option`. */
+export type Option<A> = option.Option<A>;
 
 // YAML 1.2 parser and printer.
 export * as YAML from "npm:yaml@2.9.1";
