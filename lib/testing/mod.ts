@@ -1,0 +1,38 @@
+/**
+ * The testing kit: scripted watch streams, random histories, virtual time and deep freezing,
+ * so a controller's event handling can be property-tested without any server.
+ *
+ * @example
+ * ```ts
+ * import { script, virtualTime } from "./mod.ts";
+ * import { createStore, reflect } from "../store/mod.ts";
+ * import type { KubeObject } from "../core/object.ts";
+ * const clock = virtualTime();
+ * const { reader, writer } = createStore<KubeObject>();
+ * script<KubeObject>({ frameMs: 10 })
+ *   .list([{ metadata: { name: "a" } }])
+ *   .wait(100)
+ *   .apply({ metadata: { name: "b" } })
+ *   .toObservable(clock.scheduler)
+ *   .pipe(reflect(writer))
+ *   .subscribe();
+ * clock.advanceBy(50); // reader.size === 1
+ * clock.flush(); // reader.size === 2
+ * ```
+ *
+ * A random history for fast-check (`fc` from `npm:fast-check`):
+ * `fc.array(fc.nat()).map((choices) => scriptFromChoices(choices))`.
+ *
+ * @module
+ */
+export { freezeDeep } from "./freeze_deep.ts";
+export { type VirtualTime, virtualTime } from "./virtual_time.ts";
+export {
+  script,
+  type ScriptOptions,
+  type TimedEvent,
+  type ToObservableOptions,
+  type WatchScript,
+} from "./script.ts";
+export { reorderUnrelated } from "./reorder_unrelated.ts";
+export { scriptFromChoices, type ScriptFromChoicesOptions } from "./script_from_choices.ts";
