@@ -1,3 +1,4 @@
+// deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import type { Json } from "../../../lib/core/object.ts";
 import type { Either } from "../../../lib/deps.ts";

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import type { Json } from "../../../lib/core/object.ts";
 import { applyJsonPatch, maxJsonPatchOperations } from "../../../lib/apiserver/patch/json_patch.ts";
