@@ -136,8 +136,11 @@ function execProvider(
       if (E.isLeft(result)) return result;
       c = cached = result.right;
     }
+    const headers: Record<string, string> = c.token
+      ? { Authorization: `Bearer ${c.token.reveal()}` }
+      : {};
     return E.right({
-      headers: c.token ? { Authorization: `Bearer ${c.token.reveal()}` } : {},
+      headers,
       ...(c.clientCertificateData !== undefined && c.clientKeyData !== undefined
         ? { clientCertificate: { certData: c.clientCertificateData, keyData: c.clientKeyData } }
         : {}),
