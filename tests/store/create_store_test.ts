@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix
+import fc from "npm:fast-check@4.10.2";
+import type { KubeObject } from "../../lib/core/object.ts";
+import { objectKey } from "../../lib/core/key.ts";
+import {
+  byControllerOwnerUid,
+  byLabel,
+  byNamespace,
+  createStore,
+  type DeepReadonly,
+  type Indexer,
+  stripManagedFields,
+} from "../../lib/store/mod.ts";
+import { freezeDeep, reorderUnrelated, scriptFromChoices } from "../../lib/testing/mod.ts";
+
+const indexers: Record<string, Indexer<DeepReadonly<KubeObject>>> = {
+  namespace: byNamespace,
+  owner: byControllerOwnerUid,
+  app: byLabel("app"),
+  // a custom multi-value indexer: every label key
+  labelKeys: (o) => Object.keys(o.metadata?.labels ?? {}),
+};
+
+Deno.test("indexes always agree with a recomputation from list(), for any history", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.nat(), { maxLength: 80, size: "max" }),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      (choices, shuffle) => {
+        const events = reorderUnrelated(scriptFromChoices(choices).reconnect().events(), shuffle);
+        const { reader, writer } = createStore<KubeObject>({ indexers });
+        for (const event of events) {
+          writer.apply(event);
+          for (const [name, indexer] of Object.entries(indexers)) {
+            const expected = new Map<string, string[]>();
+            for (const o of reader.list()) {
+              for (const v of indexer(o)) {
+                expected.set(v, [...(expected.get(v) ?? []), objectKey(o as KubeObject)]);
+              }
+            }
+            assert.deepEqual([...reader.indexValues(name)].sort(), [...expected.keys()].sort());
+            for (const [value, keys] of expected) {
+              assert.deepEqual([...reader.keysByIndex(name, value)].sort(), keys.sort());
+              const objects = reader.byIndex(name, value).map((o) => objectKey(o as KubeObject));
+              assert.deepEqual(objects.sort(), keys.sort());
+            }
+          }
+        }
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("the reader cannot mutate stored objects when the store freezes them", () => {
+  const { reader, writer } = createStore<KubeObject>({
+    transform: (o) => freezeDeep(stripManagedFields(o)) as KubeObject,
+  });
+  writer.apply({
+    type: "Apply",
+    object: { metadata: { name: "a", labels: { app: "x" }, managedFields: [{ manager: "m" }] } },
+  });
+  const a = reader.get("a")!;
+  assert.equal(a.metadata?.managedFields, undefined);
+  assert.throws(() => {
+    // @ts-expect-error: stored objects are read-only
+    a.metadata!.labels!.app = "y";
+  }, TypeError);
+  assert.equal(reader.get("a")?.metadata?.labels?.app, "x");
+});
+
+Deno.test("byIndex() on an unknown index throws naming the index", () => {
+  const { reader } = createStore<KubeObject>({ indexers: { namespace: byNamespace } });
+  assert.throws(() => reader.byIndex("nope", "x"), /index "nope".*known: namespace/);
+  assert.deepEqual(reader.byIndex("namespace", "absent"), []);
+});
+
+Deno.test("synced$ emits once after the first InitDone, and at once for late subscribers", () => {
+  const { reader, writer } = createStore<KubeObject>();
+  const seen: string[] = [];
+  reader.synced$.subscribe({ next: () => seen.push("early"), complete: () => seen.push("done") });
+  writer.apply({ type: "Init" });
+  assert.equal(reader.hasSynced(), false);
+  writer.apply({ type: "InitDone", resourceVersion: "3" });
+  writer.apply({ type: "Init" });
+  writer.apply({ type: "InitDone", resourceVersion: "4" });
+  reader.synced$.subscribe(() => seen.push("late"));
+  assert.deepEqual(seen, ["early", "done", "late"]);
+  assert.equal(reader.hasSynced(), true);
+});
+
+Deno.test("resourceVersion follows lists, bookmarks and changed objects", () => {
+  const { reader, writer } = createStore<KubeObject>();
+  assert.equal(reader.resourceVersion, undefined);
+  writer.apply({ type: "Init" });
+  writer.apply({ type: "InitDone", resourceVersion: "5" });
+  assert.equal(reader.resourceVersion, "5");
+  writer.apply({ type: "Apply", object: { metadata: { name: "a", resourceVersion: "7" } } });
+  assert.equal(reader.resourceVersion, "7");
+  writer.apply({ type: "Bookmark", resourceVersion: "9" });
+  assert.equal(reader.resourceVersion, "9");
+});
+
+Deno.test("list() returns the same array until the next write", () => {
+  const { reader, writer } = createStore<KubeObject>();
+  writer.apply({ type: "Apply", object: { metadata: { name: "a" } } });
+  const first = reader.list();
+  assert.equal(reader.list(), first);
+  assert.equal(reader.size, 1);
+  writer.apply({ type: "Apply", object: { metadata: { name: "b" } } });
+  assert.notEqual(reader.list(), first);
+  assert.deepEqual(reader.keys(), ["a", "b"]);
+});
+
+Deno.test("index updates touch only changed values: an update keeping labels keeps the entry", () => {
+  let calls = 0;
+  const counting: Indexer<DeepReadonly<KubeObject>> = (o) => (calls++, byNamespace(o));
+  const { reader, writer } = createStore<KubeObject>({ indexers: { ns: counting } });
+  const v = (rv: string, ns: string) => ({
+    metadata: { namespace: ns, name: "a", resourceVersion: rv },
+  });
+  writer.apply({ type: "Apply", object: v("1", "x") });
+  writer.apply({ type: "Apply", object: v("2", "x") });
+  assert.equal(calls, 3); // new; then old + new
+  assert.deepEqual(reader.keysByIndex("ns", "x"), ["x/a"]);
+  writer.apply({ type: "Delete", object: v("3", "x") });
+  assert.deepEqual(reader.indexValues("ns"), []);
+});
