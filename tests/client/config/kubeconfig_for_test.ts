@@ -17,6 +17,14 @@ Deno.test("kubeconfigFor() renders a config loadKubeconfig() resolves back", asy
   assert.equal(c.auth.type === "token" && c.auth.token.reveal(), "dev-token");
 });
 
+Deno.test("kubeconfigFor() quotes tokens that YAML 1.1 would read as other types", async () => {
+  for (const token of ["yes", "on", "0755", "1e3", "null", "~", "#x", "a: b"]) {
+    const dir = await tempFiles({ config: kubeconfigFor({ server: "http://h", token }) });
+    const c = unwrap(await loadKubeconfig({ path: `${dir}/config` }));
+    assert.equal(c.auth.type === "token" && c.auth.token.reveal(), token);
+  }
+});
+
 const hasKubectl = (() => {
   try {
     return new Deno.Command("kubectl", { args: ["version", "--client"] }).outputSync().success;
@@ -30,7 +38,7 @@ Deno.test({
   ignore: !hasKubectl,
   async fn() {
     const dir = await tempFiles({
-      config: kubeconfigFor({ server: "http://127.0.0.1:8080", token: "t", namespace: "ns" }),
+      config: kubeconfigFor({ server: "http://127.0.0.1:8080", token: "yes", namespace: "ns" }),
     });
     const out = new Deno.Command("kubectl", {
       args: ["config", "view", "--minify", "--raw", "-o", "json", "--kubeconfig", `${dir}/config`],
@@ -40,7 +48,7 @@ Deno.test({
     const view = JSON.parse(new TextDecoder().decode(out.stdout));
     assert.equal(view["current-context"], "kubefold");
     assert.equal(view.clusters[0].cluster.server, "http://127.0.0.1:8080");
-    assert.equal(view.users[0].user.token, "t");
+    assert.equal(view.users[0].user.token, "yes");
     assert.equal(view.contexts[0].context.namespace, "ns");
   },
 });
