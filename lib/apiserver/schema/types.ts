@@ -13,7 +13,18 @@ export type ValidationRule = k8sApiextensions.ValidationRule;
  * `JSONSchemaProps` plus the `x-kubernetes-*` extensions kube-apiserver understands
  * (kubernetes-types leaves them out).
  */
-export interface SchemaProps extends k8sApiextensions.JSONSchemaProps {
+export interface SchemaProps extends
+  Omit<
+    k8sApiextensions.JSONSchemaProps,
+    "properties" | "items" | "additionalProperties" | "allOf" | "anyOf" | "oneOf" | "not"
+  > {
+  properties?: { [name: string]: SchemaProps };
+  items?: SchemaProps | SchemaProps[];
+  additionalProperties?: SchemaProps | boolean;
+  allOf?: SchemaProps[];
+  anyOf?: SchemaProps[];
+  oneOf?: SchemaProps[];
+  not?: SchemaProps;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-embedded-resource"?: boolean;
