@@ -186,6 +186,7 @@ export function workqueue(
       };
 
       const armTimer = (nowMs: number) => {
+        if (state.waiting === 0) return;
         const due = state.nextDueMs();
         if (due === undefined || due >= timerDueMs) return;
         timer?.unsubscribe();
@@ -211,7 +212,7 @@ export function workqueue(
           do {
             again = false;
             const nowMs = scheduler.now();
-            state.tick(nowMs);
+            if (state.waiting > 0) state.tick(nowMs);
             if (inputDone) {
               if (drain !== "all" && state.waiting > 0) emitDropped(state.dropWaiting());
               if (drain === "none" && state.depth > 0) emitDropped(state.dropQueued());
@@ -241,7 +242,9 @@ export function workqueue(
           const key = typeof item === "string" ? item : item.key;
           const priority = typeof item === "string" ? "live" : item.priority ?? "live";
           if (state.add(key, priority, scheduler.now())) metrics?.added();
-          pump();
+          // With every worker busy, a run's end will pick the key up; skip the pump.
+          if (running < concurrency) pump();
+          else metrics?.depth(state.depth);
         },
         error: (e) => subscriber.error(e),
         complete: () => {
