@@ -5,8 +5,8 @@
  */
 import type { k8sMeta } from "../deps.ts";
 
-/** ObjectMeta as defined by `meta/v1`. */
-export type ObjectMeta = k8sMeta.ObjectMeta;
+/** ObjectMeta as defined by `meta/v1` (writable: objects are built by value, then shared). */
+export type ObjectMeta = { -readonly [K in keyof k8sMeta.ObjectMeta]: k8sMeta.ObjectMeta[K] };
 /** An owner reference as defined by `meta/v1`. */
 export type OwnerReference = k8sMeta.OwnerReference;
 

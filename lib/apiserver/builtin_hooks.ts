@@ -1,0 +1,126 @@
+/**
+ * Kind-specific behaviour of built-in resources (kube-apiserver's registry strategies):
+ * namespace, pod, secret and service defaults.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import { isPlainObject } from "../core/object.ts";
+import type { FieldError } from "../core/status.ts";
+import type { KindHooks } from "./context.ts";
+
+const namespaceHooks: KindHooks = {
+  prepareCreate(obj) {
+    obj.spec = { finalizers: ["kubernetes"] };
+    obj.status = { phase: "Active" };
+  },
+};
+
+function podQos(obj: KubeObject): string {
+  const spec = isPlainObject(obj.spec) ? obj.spec : {};
+  const containers = Array.isArray(spec.containers) ? spec.containers : [];
+  const hasResources = containers.some((c) =>
+    isPlainObject(c) && isPlainObject(c.resources) &&
+    (isPlainObject(c.resources.requests) || isPlainObject(c.resources.limits))
+  );
+  return hasResources ? "Burstable" : "BestEffort";
+}
+
+const podHooks: KindHooks = {
+  prepareCreate(obj) {
+    const spec = isPlainObject(obj.spec) ? { ...obj.spec } : {};
+    spec.restartPolicy ??= "Always";
+    spec.schedulerName ??= "default-scheduler";
+    spec.terminationGracePeriodSeconds ??= 30;
+    spec.dnsPolicy ??= "ClusterFirst";
+    spec.enableServiceLinks ??= true;
+    obj.spec = spec;
+    obj.status = { phase: "Pending", qosClass: podQos(obj) };
+  },
+  validate(obj) {
+    const errs: FieldError[] = [];
+    const spec = obj.spec;
+    if (!isPlainObject(spec)) {
+      return [{ type: "FieldValueRequired", field: "spec", detail: "Required value" }];
+    }
+    const containers = spec.containers;
+    if (!Array.isArray(containers) || containers.length === 0) {
+      errs.push({ type: "FieldValueRequired", field: "spec.containers", detail: "Required value" });
+    } else {
+      containers.forEach((c, i) => {
+        if (!isPlainObject(c) || typeof c.name !== "string" || !c.name) {
+          errs.push({
+            type: "FieldValueRequired",
+            field: `spec.containers[${i}].name`,
+            detail: "Required value",
+          });
+        }
+        if (!isPlainObject(c) || typeof c.image !== "string" || !c.image) {
+          errs.push({
+            type: "FieldValueRequired",
+            field: `spec.containers[${i}].image`,
+            detail: "Required value",
+          });
+        }
+      });
+    }
+    return errs;
+  },
+};
+
+const secretHooks: KindHooks = {
+  prepareCreate(obj) {
+    obj.type ??= "Opaque";
+  },
+  validate(obj) {
+    // stringData is write-only: fold it into data (base64) on every write.
+    if (isPlainObject(obj.stringData)) {
+      const data = isPlainObject(obj.data) ? { ...obj.data } : {};
+      for (const [k, v] of Object.entries(obj.stringData)) {
+        data[k] = btoa(String.fromCharCode(...new TextEncoder().encode(String(v))));
+      }
+      obj.data = data;
+    }
+    delete obj.stringData;
+    return [];
+  },
+};
+
+let nextClusterIp = 1;
+
+const serviceHooks: KindHooks = {
+  prepareCreate(obj) {
+    const spec = isPlainObject(obj.spec) ? { ...obj.spec } : {};
+    spec.type ??= "ClusterIP";
+    if (spec.clusterIP !== "None" && !spec.clusterIP) {
+      const n = nextClusterIp++;
+      spec.clusterIP = `10.96.${(n >> 8) & 255}.${n & 255}`;
+      spec.clusterIPs = [spec.clusterIP];
+    }
+    if (Array.isArray(spec.ports)) {
+      spec.ports = spec.ports.map((p) =>
+        isPlainObject(p) ? { protocol: "TCP", targetPort: p.port, ...p } : p
+      );
+    }
+    obj.spec = spec;
+    obj.status ??= { loadBalancer: {} };
+  },
+};
+
+/**
+ * Hooks of the built-in kinds, by storage key.
+ *
+ * @example
+ * ```ts
+ * import { builtinHooks } from "./builtin_hooks.ts";
+ * builtinHooks().has("/pods"); // true
+ * ```
+ */
+export function builtinHooks(): Map<string, KindHooks> {
+  return new Map([
+    ["/namespaces", namespaceHooks],
+    ["/pods", podHooks],
+    ["/secrets", secretHooks],
+    ["/services", serviceHooks],
+  ]);
+}

@@ -1,0 +1,64 @@
+/**
+ * The state shared by the API server's handlers and in-server controllers.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import type { FieldError } from "../core/status.ts";
+import type { ObjectStorage } from "./storage.ts";
+import type { ResourceRegistry } from "./registry.ts";
+import { groupVersion, type ResourceInfo } from "./resource_info.ts";
+
+/** Kind-specific behaviour plugged into the generic write path. */
+export interface KindHooks {
+  /** Fills defaults on create (after metadata is set, before validation). */
+  readonly prepareCreate?: (obj: KubeObject, ctx: ServerContext) => void;
+  /** Kind-specific validation on create (old undefined) and update. */
+  readonly validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+  /** Called after a committed write of this kind (in the write path: must not write). */
+  readonly afterCommit?: (
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    obj: KubeObject,
+    old: KubeObject | undefined,
+  ) => void;
+}
+
+/** Everything a request handler needs. */
+export interface ServerContext {
+  readonly registry: ResourceRegistry;
+  readonly storage: ObjectStorage;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  readonly hooks: Map<string, KindHooks>;
+  /** Whether the garbage collector runs (then Orphan/Foreground add their finalizers). */
+  readonly gcEnabled?: boolean;
+  /** Grace period of a deletion in seconds (pods with a kubelet); 0 = immediate. */
+  readonly gracePeriodFor?: (
+    info: ResourceInfo,
+    obj: KubeObject,
+    requested: number | undefined,
+  ) => number;
+  /** Whether a finished deletion must still wait (e.g. a namespace with contents). */
+  readonly deletionBlocked?: (info: ResourceInfo, obj: KubeObject) => boolean;
+}
+
+/**
+ * An object as seen through one served version: custom resources are stored once and only
+ * their `apiVersion` is rewritten (conversion strategy None).
+ *
+ * @example
+ * ```ts
+ * import { present } from "./context.ts";
+ * const info = { group: "example.com", version: "v1beta1" } as never;
+ * present(info, { apiVersion: "example.com/v1", kind: "W" }).apiVersion; // "example.com/v1beta1"
+ * ```
+ */
+export function present(info: ResourceInfo, obj: KubeObject): KubeObject {
+  const gv = groupVersion(info);
+  return obj.apiVersion === gv ? obj : { ...obj, apiVersion: gv };
+}
+
+/** The storage key of an object within its resource: `ns/name` or `name`. */
+export function storeKey(info: ResourceInfo, namespace: string | undefined, name: string): string {
+  return info.namespaced ? `${namespace}/${name}` : name;
+}

@@ -1,0 +1,185 @@
+/**
+ * WATCH: newline-delimited JSON events over a streamed response, with history replay,
+ * 410 Expired, selector transitions, bookmarks, streaming lists and timeouts.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import { failure, type Status } from "../core/status.ts";
+import { fail, negotiate, parseBool } from "./http_util.ts";
+import { groupVersion, type ResourceInfo } from "./resource_info.ts";
+import { present, type ServerContext } from "./context.ts";
+import { buildFilter } from "./list_filter.ts";
+import { parseRv, tooLargeRv } from "./handle_read.ts";
+import { parseIncludeObject, toTable } from "./table.ts";
+import type { StoredEvent } from "./watch_hub.ts";
+
+/** Watch tuning shared by all watches of a server. */
+export interface WatchSettings {
+  /** Interval of periodic bookmarks (ms) when the client allows them. */
+  readonly bookmarkIntervalMs: number;
+  /** Events buffered for a slow client before its watch is closed. */
+  readonly maxBufferedEvents: number;
+  /** Active watches, closed on server shutdown. */
+  readonly active: Set<() => void>;
+}
+
+type EventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+
+const encoder = new TextEncoder();
+const lineCache = new WeakMap<StoredEvent, Uint8Array>();
+
+function validate(q: URLSearchParams): { initial: boolean; match?: string } {
+  const sendInitial = q.has("sendInitialEvents")
+    ? parseBool(q.get("sendInitialEvents"), "sendInitialEvents")
+    : undefined;
+  const match = q.get("resourceVersionMatch") || undefined;
+  const invalid = (msg: string): never =>
+    fail("Invalid", `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: ${msg}`, {
+      causes: [{ reason: "FieldValueForbidden", field: "resourceVersionMatch", message: msg }],
+    });
+  if (sendInitial !== undefined) {
+    if (match !== "NotOlderThan") {
+      invalid("Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan");
+    }
+  } else if (match !== undefined) {
+    invalid(
+      "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+    );
+  }
+  if (q.get("continue")) invalid("Forbidden: continue is forbidden for watch");
+  return { initial: sendInitial === true, match };
+}
+
+/** Starts a watch on a collection (or a single object when `name` is given). */
+export function handleWatch(
+  ctx: ServerContext,
+  settings: WatchSettings,
+  req: Request,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  name?: string,
+): Response {
+  const url = new URL(req.url);
+  const q = url.searchParams;
+  if (name !== undefined) {
+    const fs = q.get("fieldSelector");
+    q.set("fieldSelector", `metadata.name=${name}${fs ? `,${fs}` : ""}`);
+  }
+  const table = negotiate(req.headers.get("accept")) === "table";
+  const include = parseIncludeObject(q.get("includeObject"));
+  const filter = buildFilter(info, q);
+  const { initial } = validate(q);
+  const rv = parseRv(q.get("resourceVersion"));
+  const bookmarks = parseBool(q.get("allowWatchBookmarks"), "allowWatchBookmarks");
+  const timeoutSeconds = Number(q.get("timeoutSeconds") ?? "0");
+  if (rv !== undefined && rv > ctx.storage.rv) throw tooLargeRv(rv, ctx.storage.rv);
+  const gv = groupVersion(info);
+  const inScope = (o: KubeObject) => namespace === undefined || o.metadata?.namespace === namespace;
+  const selected = (o: KubeObject | undefined) => o !== undefined && inScope(o) && filter(o);
+  let sentColumns = false;
+  let closed = false;
+  let teardown = () => {};
+
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        teardown();
+        try {
+          controller.close();
+        } catch { /* already closed */ }
+      };
+      const push = (bytes: Uint8Array) => {
+        if (closed) return;
+        controller.enqueue(bytes);
+        if ((controller.desiredSize ?? 0) < -settings.maxBufferedEvents) close();
+      };
+      const line = (type: EventType, object: unknown) =>
+        encoder.encode(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+      const render = (type: EventType, obj: KubeObject) => {
+        if (!table) return line(type, present(info, obj));
+        const withColumns = !sentColumns;
+        sentColumns = true;
+        const t = toTable(info, [present(info, obj)], { include, now: ctx.now(), withColumns });
+        return line(type, t);
+      };
+      const send = (e: StoredEvent) => {
+        const now = e.type !== "DELETED" && selected(e.object);
+        const before = e.type !== "ADDED" && selected(e.prev);
+        if (e.type === "ADDED" && now) return emit(e, "ADDED", e.object);
+        if (e.type === "DELETED" && before) return emit(e, "DELETED", e.object);
+        if (e.type !== "MODIFIED") return;
+        if (now && before) return emit(e, "MODIFIED", e.object);
+        if (now) return push(render("ADDED", e.object));
+        if (before) {
+          const gone = {
+            ...e.prev!,
+            metadata: { ...e.prev!.metadata, resourceVersion: String(e.rv) },
+          };
+          push(render("DELETED", gone));
+        }
+      };
+      const emit = (e: StoredEvent, type: EventType, obj: KubeObject) => {
+        if (table || obj.apiVersion !== gv) return push(render(type, obj));
+        let bytes = lineCache.get(e);
+        if (!bytes) {
+          e.json ??= JSON.stringify(e.object);
+          bytes = encoder.encode(`{"type":"${type}","object":${e.json}}\n`);
+          lineCache.set(e, bytes);
+        }
+        push(bytes);
+      };
+      const bookmark = (annotate: boolean) => {
+        const meta: Record<string, unknown> = { resourceVersion: String(ctx.storage.rv) };
+        if (annotate) meta.annotations = { "k8s.io/initial-events-end": "true" };
+        push(line("BOOKMARK", { kind: info.kind, apiVersion: gv, metadata: meta }));
+      };
+      const error = (s: Status) => {
+        push(line("ERROR", s));
+        close();
+      };
+
+      // Snapshot and subscription in one synchronous turn: nothing can interleave.
+      if (rv === undefined || rv === 0 || initial) {
+        for (const s of ctx.storage.list(info.storageKey, namespace)) {
+          if (filter(s.object)) push(render("ADDED", s.object));
+        }
+        if (initial && bookmarks) bookmark(true);
+      } else {
+        const replay = ctx.storage.hub.since(info.storageKey, rv);
+        if (replay.type === "expired") {
+          error(failure("Expired", `too old resource version: ${rv} (${replay.oldest})`));
+          return;
+        }
+        for (const e of replay.events) send(e);
+      }
+      const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, { deliver: send });
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000));
+      const interval = bookmarks
+        ? setInterval(() => bookmark(false), settings.bookmarkIntervalMs)
+        : 0;
+      settings.active.add(close);
+      const onAbort = () => close();
+      req.signal.addEventListener("abort", onAbort);
+      teardown = () => {
+        unsubscribe();
+        timers.forEach(clearTimeout);
+        if (interval) clearInterval(interval);
+        settings.active.delete(close);
+        req.signal.removeEventListener("abort", onAbort);
+      };
+    },
+    cancel() {
+      closed = true;
+      teardown();
+    },
+  }, new CountQueuingStrategy({ highWaterMark: 1 }));
+
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-cache, private" },
+  });
+}

@@ -1,0 +1,151 @@
+/**
+ * HTTP plumbing of the API server: responses, Status errors, content negotiation, bodies.
+ *
+ * @module
+ */
+import { YAML } from "../deps.ts";
+import { failure, type Status, type StatusReason } from "../core/status.ts";
+
+/** Largest accepted request body (kube-apiserver: 3 MiB). */
+export const maxBodyBytes = 3 * 1024 * 1024;
+
+/** An error that the router turns into a Status response. */
+export class ApiFailure extends Error {
+  constructor(readonly status: Status, readonly headers: Record<string, string> = {}) {
+    super(status.message);
+  }
+}
+
+/**
+ * Throws a Status failure (caught by the router and sent as the response).
+ *
+ * @example
+ * ```ts
+ * import { fail } from "./http_util.ts";
+ * try { fail("BadRequest", "nope"); } catch (e) { (e as Error).message; } // "nope"
+ * ```
+ */
+export function fail(reason: StatusReason, message: string, details?: Status["details"]): never {
+  throw new ApiFailure(failure(reason, message, details));
+}
+
+const jsonHeaders = { "content-type": "application/json" };
+
+/** A JSON response from an already-serialized body. */
+export function rawJson(
+  body: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(body, { status, headers: { ...jsonHeaders, ...headers } });
+}
+
+/** A JSON response. */
+export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return rawJson(JSON.stringify(value), status, headers);
+}
+
+/** The response for a Status. */
+export function statusResponse(s: Status, headers: Record<string, string> = {}): Response {
+  return json(s, s.code, headers);
+}
+
+/** Parses a boolean query parameter the way Go's strconv.ParseBool does. */
+export function parseBool(value: string | null, param: string): boolean {
+  if (value === null || value === "") return false;
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(value)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(value)) return false;
+  fail("BadRequest", `invalid boolean value for ${param}: ${JSON.stringify(value)}`);
+}
+
+/** One media type of an Accept header, with its parameters. */
+export interface MediaType {
+  readonly type: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** Parses an Accept header into media types in order (q-values tolerated, not used). */
+export function parseAccept(header: string | null): MediaType[] {
+  if (!header) return [{ type: "*/*", params: {} }];
+  return header.split(",").map((part) => {
+    const [type, ...ps] = part.split(";").map((s) => s.trim());
+    const params: Record<string, string> = {};
+    for (const p of ps) {
+      const i = p.indexOf("=");
+      if (i > 0) params[p.slice(0, i).trim()] = p.slice(i + 1).trim();
+    }
+    return { type: type.toLowerCase(), params };
+  }).filter((m) => m.type);
+}
+
+/** What representation a read should produce. */
+export type Representation = "json" | "table" | "yaml";
+
+/** Picks the representation for an object read from the Accept header. */
+export function negotiate(accept: string | null): Representation {
+  for (const m of parseAccept(accept)) {
+    if (m.type === "application/json" || m.type === "*/*" || m.type === "application/*") {
+      if (m.params.as === "Table") {
+        if (m.params.g === "meta.k8s.io" && (m.params.v === "v1" || m.params.v === "v1beta1")) {
+          return "table";
+        }
+        continue;
+      }
+      if (m.params.as) continue;
+      return "json";
+    }
+    if (m.type === "application/yaml" && !m.params.as) return "yaml";
+  }
+  fail(
+    "NotAcceptable",
+    "only the following media types are accepted: application/json, application/yaml",
+  );
+}
+
+/** Reads a request body as text, refusing more than {@link maxBodyBytes}. */
+export async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBodyBytes) tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBodyBytes) {
+      await reader.cancel().catch(() => {});
+      tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function tooLarge(): never {
+  fail("RequestEntityTooLarge", "Request entity too large: limit is 3145728");
+}
+
+/** The media type of a Content-Type header without parameters. */
+export function contentTypeOf(req: Request): string {
+  return (req.headers.get("content-type") ?? "application/json").split(";")[0].trim().toLowerCase();
+}
+
+/** Decodes a JSON (or, for YAML media types, YAML) body into a value; 400 naming the problem. */
+export function decodeBody(text: string, mediaType: string): unknown {
+  if (text.trim() === "") fail("BadRequest", "the request body is empty");
+  const yaml = mediaType.includes("yaml");
+  try {
+    return yaml ? YAML.parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+  } catch (e) {
+    const what = yaml ? "YAML" : "JSON";
+    fail("BadRequest", `the body of the request is not valid ${what}: ${(e as Error).message}`);
+  }
+}

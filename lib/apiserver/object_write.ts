@@ -1,0 +1,311 @@
+/**
+ * The generic create and update paths: metadata ownership, optimistic concurrency,
+ * generation, status subresource rules, schema admission, validation, no-op detection.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import { isPlainObject } from "../core/object.ts";
+import { deepEqual } from "../core/deep_equal.ts";
+import { failure, type FieldError, invalid } from "../core/status.ts";
+import { formatTime } from "../core/time.ts";
+import { ApiFailure, fail } from "./http_util.ts";
+import { groupVersion, qualifiedResource, type ResourceInfo } from "./resource_info.ts";
+import { present, type ServerContext, storeKey } from "./context.ts";
+import { validateMeta } from "./validate_meta.ts";
+import { finishIfDone } from "./object_delete.ts";
+
+/** Options every write takes. */
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  readonly fieldValidation?: "Strict" | "Warn" | "Ignore";
+  readonly fieldManager?: string;
+}
+
+/** A write's outcome: the object as stored (or as it would be, for dry runs). */
+export interface WriteResult {
+  readonly object: KubeObject;
+  readonly created: boolean;
+  readonly warnings: readonly string[];
+}
+
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+function randomSuffix(): string {
+  let s = "";
+  for (let i = 0; i < 5; i++) s += nameAlphabet[Math.floor(Math.random() * nameAlphabet.length)];
+  return s;
+}
+
+function checkTypeMeta(info: ResourceInfo, body: unknown): KubeObject {
+  if (!isPlainObject(body)) fail("BadRequest", "the request body must be a JSON object");
+  const obj = body as KubeObject;
+  const gv = groupVersion(info);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== gv) {
+    const other = typeof obj.apiVersion === "string"
+      ? obj.apiVersion
+      : JSON.stringify(obj.apiVersion);
+    fail(
+      "BadRequest",
+      `the API version in the data (${other}) does not match the expected API version (${gv})`,
+    );
+  }
+  if (obj.kind !== undefined && obj.kind !== info.kind) {
+    fail(
+      "BadRequest",
+      `the kind in the data (${String(obj.kind)}) does not match the expected kind (${info.kind})`,
+    );
+  }
+  if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) {
+    fail("BadRequest", "metadata must be an object");
+  }
+  return { ...obj, apiVersion: gv, kind: info.kind, metadata: { ...(obj.metadata ?? {}) } };
+}
+
+function rejectInvalid(info: ResourceInfo, name: string, errors: FieldError[]): void {
+  if (errors.length) throw new ApiFailure(invalid(info.kind, info.group, name, errors));
+}
+
+function admit(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  opts: WriteOptions,
+): { object: KubeObject; warnings: string[] } {
+  let object = obj;
+  let warnings: string[] = [];
+  const errors: FieldError[] = [];
+  if (info.schema) {
+    const r = info.schema.admit(object, opts.fieldValidation ?? "Warn");
+    if (!r.ok && r.reason === "BadRequest") {
+      fail("BadRequest", `strict decoding error: ${r.errors.map((e) => e.detail).join(", ")}`);
+    }
+    if (!r.ok) errors.push(...r.errors);
+    else [object, warnings] = [r.object, [...r.warnings]];
+  }
+  errors.push(...validateMeta(object, info));
+  errors.push(...(ctx.hooks.get(info.storageKey)?.validate?.(object, old) ?? []));
+  rejectInvalid(info, object.metadata?.name ?? "", errors);
+  return { object, warnings };
+}
+
+function checkNamespace(ctx: ServerContext, namespace: string): void {
+  const ns = ctx.storage.get("/namespaces", namespace)?.object;
+  if (!ns) {
+    fail("NotFound", `namespaces "${namespace}" not found`, {
+      name: namespace,
+      kind: "namespaces",
+    });
+  }
+  if (ns.metadata?.deletionTimestamp) {
+    fail(
+      "Forbidden",
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+      { name: namespace, kind: "namespaces" },
+    );
+  }
+}
+
+/** Creates an object (POST). */
+export function createObject(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  body: unknown,
+  opts: WriteOptions = {},
+): WriteResult {
+  const obj = checkTypeMeta(info, body);
+  const meta = obj.metadata!;
+  if (info.namespaced) {
+    if (meta.namespace && namespace && meta.namespace !== namespace) {
+      fail(
+        "BadRequest",
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    meta.namespace = namespace ?? meta.namespace;
+    if (!meta.namespace) fail("BadRequest", "a namespace must be specified");
+  } else delete meta.namespace;
+  if (meta.resourceVersion) {
+    fail("BadRequest", "resourceVersion should not be set on objects to be created");
+  }
+  if (!meta.name && typeof meta.generateName === "string" && meta.generateName) {
+    meta.name = meta.generateName.slice(0, 58) + randomSuffix();
+  }
+  if (info.namespaced) checkNamespace(ctx, meta.namespace!);
+  const now = ctx.now();
+  meta.uid = crypto.randomUUID();
+  meta.creationTimestamp = formatTime(now);
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.managedFields;
+  if (info.hasGeneration || info.isCustom) meta.generation = 1;
+  else delete meta.generation;
+  if (info.hasStatus) delete obj.status;
+  ctx.hooks.get(info.storageKey)?.prepareCreate?.(obj, ctx);
+  const { object, warnings } = admit(ctx, info, obj, undefined, opts);
+  const name = object.metadata!.name!;
+  const key = storeKey(info, object.metadata!.namespace, name);
+  if (ctx.storage.get(info.storageKey, key)) {
+    fail("AlreadyExists", `${qualifiedResource(info)} "${name}" already exists`, {
+      name,
+      ...(info.group ? { group: info.group } : {}),
+      kind: info.plural,
+    });
+  }
+  if (opts.dryRun) return { object, created: true, warnings };
+  const stored = ctx.storage.put(info.storageKey, key, object);
+  ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", stored, undefined);
+  return { object: present(info, stored), created: true, warnings };
+}
+
+/** The 409 Conflict of a stale write. */
+export function conflict(info: ResourceInfo, name: string, detail?: string): ApiFailure {
+  return new ApiFailure(
+    failure(
+      "Conflict",
+      `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": ${
+        detail ??
+          "the object has been modified; please apply your changes to the latest version and try again"
+      }`,
+      { name, ...(info.group ? { group: info.group } : {}), kind: info.plural },
+    ),
+  );
+}
+
+/** The 404 of a missing object. */
+export function notFound(info: ResourceInfo, name: string): ApiFailure {
+  return new ApiFailure(
+    failure("NotFound", `${qualifiedResource(info)} "${name}" not found`, {
+      name,
+      ...(info.group ? { group: info.group } : {}),
+      kind: info.plural,
+    }),
+  );
+}
+
+/** The object stored at a target, or a 404. */
+export function getStored(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  name: string,
+): KubeObject {
+  const stored = ctx.storage.get(info.storageKey, storeKey(info, namespace, name));
+  if (!stored) throw notFound(info, name);
+  return stored.object;
+}
+
+const withoutMeta = (o: KubeObject, dropStatus: boolean) => {
+  const { metadata: _m, status, ...rest } = o;
+  return dropStatus ? rest : { ...rest, status };
+};
+
+/** Update options: which subresource is written and whether PUT semantics apply. */
+export interface UpdateOptions extends WriteOptions {
+  readonly subresource?: "status";
+  /** Whether the request may omit resourceVersion (patches may; PUT of custom resources may not). */
+  readonly unconditional?: boolean;
+}
+
+/**
+ * Replaces an object (PUT, and the second half of every patch): `candidate` is the full
+ * new object as the client wants it.
+ */
+export function updateObject(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  name: string,
+  candidate: unknown,
+  opts: UpdateOptions = {},
+): WriteResult {
+  const body = checkTypeMeta(info, candidate);
+  const meta = body.metadata!;
+  if (meta.name !== undefined && meta.name !== name) {
+    fail(
+      "BadRequest",
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`,
+    );
+  }
+  if (info.namespaced && meta.namespace && meta.namespace !== namespace) {
+    fail(
+      "BadRequest",
+      "the namespace of the provided object does not match the namespace sent on the request",
+    );
+  }
+  const old = getStored(ctx, info, namespace, name);
+  const oldMeta = old.metadata!;
+  if (meta.resourceVersion) {
+    if (meta.resourceVersion !== oldMeta.resourceVersion) throw conflict(info, name);
+  } else if (!opts.unconditional && !info.allowUnconditionalUpdate) {
+    rejectInvalid(info, name, [{
+      type: "FieldValueInvalid",
+      field: "metadata.resourceVersion",
+      detail: "Invalid value: 0x0: must be specified for an update",
+    }]);
+  }
+  if (meta.uid && meta.uid !== oldMeta.uid) {
+    throw conflict(
+      info,
+      name,
+      `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${oldMeta.uid}`,
+    );
+  }
+  let next: KubeObject;
+  if (opts.subresource === "status") {
+    next = { ...old, status: body.status, metadata: { ...oldMeta } };
+  } else {
+    next = { ...body, metadata: { ...meta } };
+    if (info.hasStatus) {
+      if (old.status === undefined) delete next.status;
+      else next.status = old.status;
+    }
+    const m = next.metadata!;
+    m.name = oldMeta.name;
+    if (info.namespaced) m.namespace = oldMeta.namespace;
+    else delete m.namespace;
+    m.uid = oldMeta.uid;
+    m.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp) {
+      m.deletionTimestamp = oldMeta.deletionTimestamp;
+      m.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    } else {
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+    }
+    if (oldMeta.managedFields) m.managedFields = oldMeta.managedFields;
+    else delete m.managedFields;
+    if (oldMeta.generation !== undefined) m.generation = oldMeta.generation;
+    else delete m.generation;
+  }
+  next.metadata!.resourceVersion = oldMeta.resourceVersion;
+  const { object, warnings } = admit(ctx, info, next, old, opts);
+  const m = object.metadata!;
+  if (oldMeta.deletionTimestamp) {
+    const before = new Set(oldMeta.finalizers ?? []);
+    if ((m.finalizers ?? []).some((f) => !before.has(f))) {
+      rejectInvalid(info, name, [{
+        type: "FieldValueForbidden",
+        field: "metadata.finalizers",
+        detail: "Forbidden: no new finalizers can be added if the object is being deleted",
+      }]);
+    }
+  }
+  if (
+    opts.subresource !== "status" && m.generation !== undefined &&
+    !deepEqual(
+      withoutMeta(old, info.hasStatus || !info.isCustom),
+      withoutMeta(object, info.hasStatus || !info.isCustom),
+    )
+  ) m.generation = (m.generation ?? 0) + 1;
+  if (deepEqual(old, object)) return { object: present(info, old), created: false, warnings };
+  if (opts.dryRun) return { object: present(info, object), created: false, warnings };
+  const key = storeKey(info, namespace, name);
+  const done = finishIfDone(ctx, info, key, object);
+  if (done) return { object: present(info, done), created: false, warnings };
+  const stored = ctx.storage.put(info.storageKey, key, object);
+  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", stored, old);
+  return { object: present(info, stored), created: false, warnings };
+}

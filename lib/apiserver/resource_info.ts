@@ -1,0 +1,120 @@
+/**
+ * What the API server knows about a served resource: names, scope, verbs, subresources and
+ * per-kind behaviour. Built-in resources come from a static catalog, custom ones from CRDs.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import { humanDuration } from "../core/time.ts";
+import type { FieldError } from "../core/status.ts";
+
+/** Column of a server-side Table. */
+export interface TableColumn {
+  readonly name: string;
+  readonly type: "string" | "integer" | "number" | "boolean" | "date";
+  readonly format?: string;
+  readonly description: string;
+  readonly priority: number;
+  /** Computes the cell; `undefined` renders as null. */
+  readonly cell: (obj: KubeObject, now: number) => unknown;
+}
+
+/** The scale subresource's paths (`.spec.replicas`-style). */
+export interface ScaleInfo {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
+}
+
+/** Schema hooks for custom resources: pruning, defaulting and validation of a body. */
+export interface ObjectSchema {
+  readonly admit: (
+    obj: KubeObject,
+    fieldValidation: "Strict" | "Warn" | "Ignore",
+  ) =>
+    | { readonly ok: true; readonly object: KubeObject; readonly warnings: readonly string[] }
+    | {
+      readonly ok: false;
+      readonly reason: "BadRequest" | "Invalid";
+      readonly errors: readonly FieldError[];
+    };
+}
+
+/** A served resource at one group/version. */
+export interface ResourceInfo {
+  readonly group: string;
+  readonly version: string;
+  /** Plural resource name, e.g. `pods`. */
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  /** Storage identity shared by all versions of one resource: `group/plural`. */
+  readonly storageKey: string;
+  readonly hasStatus: boolean;
+  readonly scale?: ScaleInfo;
+  /** Extra subresources (e.g. `binding`) with their verbs. */
+  readonly extraSubresources: readonly { name: string; kind: string; verbs: readonly string[] }[];
+  /** Whether spec changes bump `metadata.generation`. */
+  readonly hasGeneration: boolean;
+  /** Whether PUT without resourceVersion is allowed (built-ins yes, custom resources no). */
+  readonly allowUnconditionalUpdate: boolean;
+  /** Whether DELETE answers with the deleted object rather than a Status. */
+  readonly returnDeletedObject: boolean;
+  /** Name validation: DNS-1123 subdomain (default), label, or DNS-1035 label. */
+  readonly nameRule: "subdomain" | "label" | "dns1035";
+  /** Field selectors beyond metadata.name/namespace, with their getters. */
+  readonly fieldSelectors: Readonly<Record<string, (obj: KubeObject) => string | undefined>>;
+  /** Table columns after NAME (kube-apiserver's printers, or CRD printer columns). */
+  readonly columns: readonly TableColumn[];
+  readonly isCustom: boolean;
+  readonly schema?: ObjectSchema;
+  /** Strategic-merge patch allowed (built-ins). */
+  readonly strategicMerge: boolean;
+}
+
+/**
+ * The AGE column: creation timestamp rendered as a human-readable age.
+ *
+ * @example
+ * ```ts
+ * import { ageColumn } from "./resource_info.ts";
+ * ageColumn.cell({ metadata: { creationTimestamp: "1970-01-01T00:00:00Z" } }, 45_000); // "45s"
+ * ```
+ */
+export const ageColumn: TableColumn = {
+  name: "Age",
+  type: "date",
+  description:
+    "CreationTimestamp is a timestamp representing the server time when this object was created.",
+  priority: 0,
+  cell: (obj, now) => {
+    const ts = obj.metadata?.creationTimestamp;
+    return ts ? humanDuration(now - Date.parse(String(ts))) : "<unknown>";
+  },
+};
+
+/** `group/version`, or `version` for the core group. */
+export function groupVersion(info: Pick<ResourceInfo, "group" | "version">): string {
+  return info.group ? `${info.group}/${info.version}` : info.version;
+}
+
+/** `plural` or `plural.group`, as used in error messages. */
+export function qualifiedResource(info: Pick<ResourceInfo, "group" | "plural">): string {
+  return info.group ? `${info.plural}.${info.group}` : info.plural;
+}
+
+/** The verbs of an ordinary resource, as discovery lists them. */
+export const standardVerbs = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+] as const;

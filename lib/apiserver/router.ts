@@ -1,0 +1,150 @@
+/**
+ * Dispatches an HTTP request to discovery, OpenAPI or a resource verb; every failure becomes
+ * a Status response and no input can crash the server.
+ *
+ * @module
+ */
+import { failure } from "../core/status.ts";
+import { ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
+import type { ServerContext } from "./context.ts";
+import {
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  serverVersion,
+} from "./discovery.ts";
+import { openApiV2 } from "./openapi.ts";
+import { resolveTarget } from "./route.ts";
+import { handleGet, handleList } from "./handle_read.ts";
+import { handleWatch, type WatchSettings } from "./handle_watch.ts";
+import {
+  handleCreate,
+  handleDelete,
+  handleDeleteCollection,
+  handlePatch,
+  handleUpdate,
+} from "./handle_write.ts";
+
+/** Extension point for subresources handled elsewhere (e.g. `pods/binding`). */
+export type SubresourceHandler = (
+  req: Request,
+  namespace: string | undefined,
+  name: string,
+) => Promise<Response>;
+
+/** Router configuration. */
+export interface RouterOptions {
+  readonly watch: WatchSettings;
+  readonly address: string;
+  /** Counts requests by `verb resource` (e.g. `list pods`, `watch pods`). */
+  readonly count: (verb: string, resource: string) => void;
+  /** POST handlers of extra subresources, keyed `plural/subresource`. */
+  readonly subresources?: Map<string, SubresourceHandler>;
+}
+
+const notFound = () =>
+  statusResponse(failure("NotFound", "the server could not find the requested resource", {}));
+const methodNotAllowed = () =>
+  statusResponse(
+    failure("MethodNotAllowed", "the server does not allow this method on the requested resource"),
+  );
+
+/** Creates the request handler. */
+export function createRouter(ctx: ServerContext, opts: RouterOptions) {
+  async function route(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const parts = path.split("/").filter((p) => p);
+    if (req.method === "GET") {
+      if (path === "/version") return json(serverVersion);
+      if (path === "/healthz" || path === "/readyz" || path === "/livez") {
+        return new Response("ok", { headers: { "content-type": "text/plain" } });
+      }
+      if (path === "/api") return json(apiVersions(opts.address));
+      if (path === "/apis") return json(apiGroupList(ctx.registry));
+      if (path === "/openapi/v2") return openApiV2(req.headers.get("accept"));
+      if (parts[0] === "apis" && parts.length === 2) {
+        const g = apiGroup(ctx.registry, parts[1]);
+        return g ? json(g) : notFound();
+      }
+      if (
+        (parts[0] === "api" && parts.length === 2) || (parts[0] === "apis" && parts.length === 3)
+      ) {
+        const [group, version] = parts[0] === "api" ? ["", parts[1]] : [parts[1], parts[2]];
+        const list = apiResourceList(ctx.registry, group, version);
+        return list ? json(list) : notFound();
+      }
+    }
+    const target = resolveTarget(ctx.registry, path);
+    if (!target) return notFound();
+    const { info, namespace } = target;
+    if (target.type === "collection") {
+      switch (req.method) {
+        case "GET": {
+          const watch = parseBool(url.searchParams.get("watch"), "watch");
+          opts.count(watch ? "watch" : "list", info.plural);
+          return watch
+            ? handleWatch(ctx, opts.watch, req, info, namespace)
+            : handleList(ctx, req, info, namespace);
+        }
+        case "POST":
+          opts.count("create", info.plural);
+          return await handleCreate(ctx, req, info, namespace);
+        case "DELETE":
+          if (info.namespaced && namespace === undefined) return methodNotAllowed();
+          opts.count("deletecollection", info.plural);
+          return await handleDeleteCollection(ctx, req, info, namespace);
+        default:
+          return methodNotAllowed();
+      }
+    }
+    const { name, subresource } = target;
+    const known = subresource === undefined ||
+      (subresource === "status" && info.hasStatus) ||
+      (subresource === "scale" && info.scale !== undefined) ||
+      info.extraSubresources.some((x) => x.name === subresource);
+    if (!known) return notFound();
+    const extra = opts.subresources?.get(`${info.plural}/${subresource}`);
+    if (extra) {
+      if (req.method !== "POST") return methodNotAllowed();
+      opts.count(`create/${subresource}`, info.plural);
+      return await extra(req, namespace, name);
+    }
+    const sub = subresource ? `/${subresource}` : "";
+    switch (req.method) {
+      case "GET":
+        if (parseBool(url.searchParams.get("watch"), "watch")) {
+          opts.count("watch", info.plural);
+          return handleWatch(ctx, opts.watch, req, info, namespace, name);
+        }
+        opts.count(`get${sub}`, info.plural);
+        return handleGet(ctx, req, info, namespace, name, subresource);
+      case "PUT":
+        opts.count(`update${sub}`, info.plural);
+        return await handleUpdate(ctx, req, info, namespace, name, subresource);
+      case "PATCH":
+        opts.count(`patch${sub}`, info.plural);
+        return await handlePatch(ctx, req, info, namespace, name, subresource);
+      case "DELETE":
+        if (subresource) return methodNotAllowed();
+        opts.count("delete", info.plural);
+        return await handleDelete(ctx, req, info, namespace, name);
+      default:
+        return methodNotAllowed();
+    }
+  }
+
+  return async (req: Request): Promise<Response> => {
+    try {
+      return await route(req);
+    } catch (e) {
+      if (e instanceof ApiFailure) return statusResponse(e.status, e.headers);
+      if (e instanceof URIError) {
+        return statusResponse(failure("BadRequest", `malformed URL: ${e.message}`));
+      }
+      const message = e instanceof Error ? e.message : String(e);
+      return statusResponse(failure("InternalError", `Internal error occurred: ${message}`));
+    }
+  };
+}

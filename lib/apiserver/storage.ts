@@ -1,0 +1,136 @@
+/**
+ * In-memory object storage with one global, monotonically increasing resourceVersion.
+ * Stored objects are never mutated after commit: writers build a new object and commit it,
+ * readers may share stored objects without copying.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import { type StoredEvent, WatchHub } from "./watch_hub.ts";
+
+/** An object at rest, with its serialization cached. */
+export interface Stored {
+  readonly object: KubeObject;
+  json?: string;
+}
+
+/** Serializes a stored object once. */
+export function storedJson(s: Stored | StoredEvent): string {
+  return s.json ??= JSON.stringify(s.object);
+}
+
+class Table {
+  readonly items = new Map<string, Stored>();
+  sortedKeys: string[] | undefined;
+
+  keys(): string[] {
+    return this.sortedKeys ??= [...this.items.keys()].sort();
+  }
+}
+
+/** Options of {@link ObjectStorage}. */
+export interface StorageOptions {
+  /** Events kept per resource for resuming watches (default 10,000). */
+  readonly historySize?: number;
+  /** The first resourceVersion minus one (default 1). */
+  readonly initialRv?: number;
+}
+
+/** Objects by storage key and object key, plus the global revision and watch hub. */
+export class ObjectStorage {
+  #tables = new Map<string, Table>();
+  #rv: number;
+  readonly hub: WatchHub;
+
+  constructor(options: StorageOptions = {}) {
+    this.#rv = options.initialRv ?? 1;
+    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv);
+  }
+
+  /** The current global resourceVersion. */
+  get rv(): number {
+    return this.#rv;
+  }
+
+  #table(storageKey: string): Table {
+    let t = this.#tables.get(storageKey);
+    if (!t) {
+      t = new Table();
+      this.#tables.set(storageKey, t);
+    }
+    return t;
+  }
+
+  /** The stored object at a key, if any. */
+  get(storageKey: string, key: string): Stored | undefined {
+    return this.#tables.get(storageKey)?.items.get(key);
+  }
+
+  /** Stored objects of a resource in key order, optionally of one namespace. */
+  list(storageKey: string, namespace?: string): Stored[] {
+    const t = this.#tables.get(storageKey);
+    if (!t) return [];
+    const keys = t.keys();
+    const out: Stored[] = [];
+    if (namespace === undefined) {
+      for (const k of keys) out.push(t.items.get(k)!);
+      return out;
+    }
+    const prefix = `${namespace}/`;
+    let lo = 0, hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (keys[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < keys.length && keys[i].startsWith(prefix); i++) {
+      out.push(t.items.get(keys[i])!);
+    }
+    return out;
+  }
+
+  /** Number of objects of a resource. */
+  count(storageKey: string): number {
+    return this.#tables.get(storageKey)?.items.size ?? 0;
+  }
+
+  /**
+   * Commits a create or update: stamps the next resourceVersion on `object` (which the caller
+   * built fresh and hands over), stores it and publishes the event.
+   */
+  put(storageKey: string, key: string, object: KubeObject): KubeObject {
+    const t = this.#table(storageKey);
+    const prev = t.items.get(key);
+    const rv = ++this.#rv;
+    object.metadata = { ...object.metadata, resourceVersion: String(rv) };
+    const stored: Stored = { object };
+    if (!prev) t.sortedKeys = undefined;
+    t.items.set(key, stored);
+    const event: StoredEvent = prev
+      ? { rv, type: "MODIFIED", storageKey, object, prev: prev.object }
+      : { rv, type: "ADDED", storageKey, object };
+    this.hub.publish(event);
+    return object;
+  }
+
+  /** Removes an object; the DELETED event carries its last state with the deletion rv. */
+  remove(storageKey: string, key: string): KubeObject | undefined {
+    const t = this.#tables.get(storageKey);
+    const prev = t?.items.get(key);
+    if (!t || !prev) return undefined;
+    const rv = ++this.#rv;
+    t.items.delete(key);
+    t.sortedKeys = undefined;
+    const object = {
+      ...prev.object,
+      metadata: { ...prev.object.metadata, resourceVersion: String(rv) },
+    };
+    this.hub.publish({ rv, type: "DELETED", storageKey, object, prev: prev.object });
+    return object;
+  }
+
+  /** Drops a whole resource's table without events (used when its CRD is gone). */
+  dropTable(storageKey: string): void {
+    this.#tables.delete(storageKey);
+  }
+}

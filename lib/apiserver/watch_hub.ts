@@ -1,0 +1,125 @@
+/**
+ * Event history and watcher fan-out, per resource. Every committed write becomes one
+ * {@link StoredEvent}; watchers registered for its resource receive it synchronously in
+ * the write path, so a snapshot taken in the same turn as a registration never misses or
+ * duplicates an event.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+
+/** A committed change. */
+export interface StoredEvent {
+  readonly rv: number;
+  readonly type: "ADDED" | "MODIFIED" | "DELETED";
+  readonly storageKey: string;
+  /** The object after the change (for DELETED: its last state, stamped with the deletion rv). */
+  readonly object: KubeObject;
+  /** The object before the change (MODIFIED and DELETED). */
+  readonly prev?: KubeObject;
+  /** Cached serialization of `object`, filled on first use. */
+  json?: string;
+}
+
+/** Receives events of one resource. */
+export interface EventSink {
+  deliver(event: StoredEvent): void;
+}
+
+/** Outcome of asking for the events after a resourceVersion. */
+export type Replay =
+  | { readonly type: "ok"; readonly events: readonly StoredEvent[] }
+  | { readonly type: "expired"; readonly oldest: number };
+
+class Ring {
+  readonly items: (StoredEvent | undefined)[];
+  head = 0;
+  size = 0;
+  /** rv of the newest event that has been evicted (0: none). */
+  evictedUpTo: number;
+
+  constructor(readonly capacity: number, startRv: number) {
+    this.items = new Array(capacity);
+    this.evictedUpTo = startRv;
+  }
+
+  push(e: StoredEvent): void {
+    if (this.size === this.capacity) {
+      this.evictedUpTo = this.items[this.head]!.rv;
+      this.items[this.head] = e;
+      this.head = (this.head + 1) % this.capacity;
+    } else {
+      this.items[(this.head + this.size) % this.capacity] = e;
+      this.size++;
+    }
+  }
+
+  since(rv: number): StoredEvent[] {
+    const out: StoredEvent[] = [];
+    // Events are rv-ordered: binary search for the first event with rv > given.
+    let lo = 0, hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.items[(this.head + mid) % this.capacity]!.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.size; i++) out.push(this.items[(this.head + i) % this.capacity]!);
+    return out;
+  }
+}
+
+/** History rings and watcher sets, keyed by storage key. */
+export class WatchHub {
+  #rings = new Map<string, Ring>();
+  #sinks = new Map<string, Set<EventSink>>();
+
+  /**
+   * @param capacity events kept per resource for resuming watches
+   * @param startRv history before this rv is unknown (the server's start)
+   */
+  constructor(readonly capacity: number, private startRv: number) {}
+
+  /** Records an event and delivers it to the resource's watchers. */
+  publish(event: StoredEvent): void {
+    let ring = this.#rings.get(event.storageKey);
+    if (!ring) {
+      ring = new Ring(this.capacity, this.startRv);
+      this.#rings.set(event.storageKey, ring);
+    }
+    ring.push(event);
+    const sinks = this.#sinks.get(event.storageKey);
+    if (sinks) { for (const s of sinks) s.deliver(event); }
+  }
+
+  /** Events of a resource after `rv`, or `expired` when some of them were evicted. */
+  since(storageKey: string, rv: number): Replay {
+    const ring = this.#rings.get(storageKey);
+    const evicted = ring?.evictedUpTo ?? this.startRv;
+    if (rv < evicted) return { type: "expired", oldest: evicted + 1 };
+    return { type: "ok", events: ring ? ring.since(rv) : [] };
+  }
+
+  /** Forgets all history (as after a compaction): watches from older rvs get 410. */
+  compact(currentRv: number): void {
+    this.startRv = currentRv;
+    this.#rings.clear();
+  }
+
+  /** Registers a sink; returns the function that unregisters it. */
+  subscribe(storageKey: string, sink: EventSink): () => void {
+    let set = this.#sinks.get(storageKey);
+    if (!set) {
+      set = new Set();
+      this.#sinks.set(storageKey, set);
+    }
+    set.add(sink);
+    return () => set.delete(sink);
+  }
+
+  /** Number of registered watchers (all resources). */
+  watcherCount(): number {
+    let n = 0;
+    for (const s of this.#sinks.values()) n += s.size;
+    return n;
+  }
+}
