@@ -167,16 +167,18 @@ export function workqueue(
           finish(key, startMs, ok, value);
         };
         let result: ObservableInput<ProcessResult>;
+        let run$;
         try {
           result = process(key, context);
+          if (isThenable(result)) {
+            result.then((v) => settle(true, v), (e) => settle(false, e));
+            return;
+          }
+          run$ = from(result); // throws when process returned no ObservableInput
         } catch (e) {
           return settle(false, e);
         }
-        if (isThenable(result)) {
-          result.then((v) => settle(true, v), (e) => settle(false, e));
-          return;
-        }
-        const s = from(result).subscribe({
+        const s = run$.subscribe({
           next: (v) => settle(true, v),
           error: (e) => settle(false, e),
           complete: () => settle(true, undefined),

@@ -271,6 +271,15 @@ Deno.test("workqueue() copes with a process that throws synchronously", () => {
   );
 });
 
+Deno.test("workqueue() reports a process that returns no Promise or Observable as a failure", () => {
+  const outcomes: RunOutcome[] = [];
+  from(["a"]).pipe(
+    workqueue(() => undefined as unknown as Promise<void>, { scheduler: rx.queueScheduler }),
+  ).subscribe((o) => outcomes.push(o));
+  assert.deepEqual(outcomes.map((o) => o.type), ["failed", "dropped"]);
+  assert.ok(outcomes[0].type === "failed" && outcomes[0].error instanceof TypeError);
+});
+
 Deno.test("workqueue() is cold: each subscription has its own queue", () => {
   const runs: string[] = [];
   const q$ = from(["a"]).pipe(
