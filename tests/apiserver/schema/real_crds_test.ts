@@ -21,7 +21,12 @@ interface ExpectedError {
 }
 interface Fixture {
   crd: string;
-  example: { file: string; defaults?: Record<string, unknown>; statusDefault?: unknown };
+  example: {
+    file: string;
+    alsoValidAs?: string;
+    defaults?: Record<string, unknown>;
+    statusDefault?: unknown;
+  };
   invalid: { file: string; errors: ExpectedError[]; alsoReportedByKubernetes: ExpectedError[] };
 }
 
@@ -33,7 +38,7 @@ const loaded = expectations.fixtures.map((fixture) => {
   const crd = docs[0];
   const index = crd.spec.versions.findIndex((v: { storage?: boolean }) => v.storage);
   const schema = crd.spec.versions[index].schema.openAPIV3Schema as SchemaProps;
-  return { fixture, schema, index, compiled: compileSchema(schema) };
+  return { fixture, crd, schema, index, compiled: compileSchema(schema) };
 });
 
 /** Reads `spec.listeners[0].tls` style paths. */
@@ -50,7 +55,7 @@ function at(value: unknown, path: string): unknown {
 const sameError = (e: FieldError, x: ExpectedError) =>
   e.field === x.field && e.type === x.reason && (!x.message || e.detail.includes(x.message));
 
-for (const { fixture, schema, index, compiled } of loaded) {
+for (const { fixture, crd, schema, index, compiled } of loaded) {
   const name = fixture.crd.replace(".crd.yaml", "");
 
   Deno.test(`the ${name} CRD schema is structural and its patterns compile`, () => {
@@ -81,6 +86,17 @@ for (const { fixture, schema, index, compiled } of loaded) {
       assert.deepEqual(at(result.object, "status"), fixture.example.statusDefault);
     }
   });
+
+  const other = fixture.example.alsoValidAs?.split("/")[1];
+  if (other) {
+    Deno.test(`the ${name} example is also valid as ${other}`, () => {
+      const version = crd.spec.versions.find((v: { name: string }) => v.name === other);
+      const example = YAML.parse(read(fixture.example.file));
+      example.apiVersion = fixture.example.alsoValidAs;
+      const r = processCustomResource(example, compileSchema(version.schema.openAPIV3Schema));
+      assert.ok(r.ok && r.warnings.length === 0);
+    });
+  }
 
   Deno.test(`the ${name} invalid example fails with exactly the listed schema errors`, () => {
     const invalid = YAML.parse(read(fixture.invalid.file));
