@@ -1,0 +1,94 @@
+/**
+ * `deno task apiserver [--port N] [--kubeconfig PATH]`: runs the embedded API server until
+ * Ctrl-C / SIGTERM.
+ *
+ * @module
+ */
+import { startApiServer } from "./server.ts";
+
+/** Parsed command line. */
+export interface CliArgs {
+  readonly port: number;
+  readonly kubeconfig?: string;
+  readonly help: boolean;
+}
+
+/**
+ * Parses the CLI flags; an error message names the bad flag.
+ *
+ * @example
+ * ```ts
+ * import { parseCliArgs } from "./cli.ts";
+ * parseCliArgs(["--port", "8080"]); // { ok: true, args: { port: 8080, help: false } }
+ * ```
+ */
+export function parseCliArgs(argv: readonly string[]):
+  | { ok: true; args: CliArgs }
+  | { ok: false; error: string } {
+  let port = 0;
+  let kubeconfig: string | undefined;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case "--port": {
+        const v = value();
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 65535) {
+          return { ok: false, error: `--port: expected a port number, got ${JSON.stringify(v)}` };
+        }
+        port = n;
+        break;
+      }
+      case "--kubeconfig": {
+        const v = value();
+        if (!v) return { ok: false, error: "--kubeconfig: expected a file path" };
+        kubeconfig = v;
+        break;
+      }
+      case "-h":
+      case "--help":
+        help = true;
+        break;
+      default:
+        return { ok: false, error: `unknown flag ${JSON.stringify(argv[i])}` };
+    }
+  }
+  return { ok: true, args: { port, kubeconfig, help } };
+}
+
+const usage = `usage: deno task apiserver [--port N] [--kubeconfig PATH]
+
+Runs kubefold's embedded Kubernetes API server on 127.0.0.1.
+  --port N           port to listen on (default: a free port)
+  --kubeconfig PATH  write a kubeconfig for kubectl to PATH`;
+
+async function main(): Promise<number> {
+  const parsed = parseCliArgs(Deno.args);
+  if (!parsed.ok) {
+    console.error(`apiserver: ${parsed.error}\n\n${usage}`);
+    return 2;
+  }
+  if (parsed.args.help) {
+    console.log(usage);
+    return 0;
+  }
+  const server = await startApiServer({ port: parsed.args.port });
+  if (parsed.args.kubeconfig) {
+    await Deno.writeTextFile(parsed.args.kubeconfig, server.kubeconfig, { mode: 0o600 });
+  }
+  console.log(`apiserver listening on ${server.url}`);
+  if (parsed.args.kubeconfig) console.log(`export KUBECONFIG=${parsed.args.kubeconfig}`);
+  const { promise: stop, resolve } = Promise.withResolvers<string>();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const handlers = signals.map((s) => [s, () => resolve(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  const signal = await stop;
+  for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  await server.close();
+  console.log(`apiserver stopped (${signal})`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());
