@@ -1,0 +1,36 @@
+/** Test helper: an embedded API server and a client for it. */
+import { startApiServer } from "../../lib/apiserver/server.ts";
+import { type ClientOptions, createClient } from "../../lib/client/create_client.ts";
+import type { Client } from "../../lib/client/client_types.ts";
+
+/** Starts a server and a client; `close()` closes both. */
+export async function serverAndClient(options: ClientOptions = {}) {
+  const server = await startApiServer();
+  const client: Client = createClient({
+    server: server.url,
+    namespace: "default",
+    tls: { insecureSkipVerify: false },
+    auth: { type: "none" },
+  }, options);
+  return {
+    server,
+    client,
+    close: async () => {
+      client.close();
+      await server.close();
+    },
+  };
+}
+
+/** Resolves when `predicate` holds, polling every 10 ms; rejects after `ms`. */
+export async function eventually(
+  predicate: () => boolean,
+  ms = 5000,
+  what = "condition",
+): Promise<void> {
+  const until = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
