@@ -13,7 +13,9 @@ import {
   json,
   parseBool,
   readBody,
+  readBodyBytes,
 } from "./http_util.ts";
+import { decodeKubeProtobuf } from "./protobuf.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext } from "./context.ts";
 import {
@@ -86,19 +88,31 @@ export async function handleCreate(
   namespace: string | undefined,
 ): Promise<Response> {
   const type = contentTypeOf(req);
-  if (type !== "application/json" && type !== "application/yaml") {
-    unsupported(["application/json", "application/yaml"]);
-  }
   const opts = writeOptions(new URL(req.url).searchParams);
+  if (type === protobuf) {
+    let decoded: unknown;
+    try {
+      decoded = decodeKubeProtobuf(await readBodyBytes(req));
+    } catch (e) {
+      if (e instanceof ApiFailure) throw e;
+      unsupported(["application/json", "application/yaml"], (e as Error).message);
+    }
+    return respond(createObject(ctx, info, namespace, decoded, opts));
+  }
+  if (type !== "application/json" && type !== "application/yaml") {
+    unsupported(["application/json", "application/yaml", protobuf]);
+  }
   return respond(createObject(ctx, info, namespace, await body(req), opts));
 }
 
-function unsupported(accepted: string[]): never {
+const protobuf = "application/vnd.kubernetes.protobuf";
+
+function unsupported(accepted: string[], detail?: string): never {
   fail(
     "UnsupportedMediaType",
     `the body of the request was in an unknown format - accepted media types include: ${
       accepted.join(", ")
-    }`,
+    }${detail ? ` (${detail})` : ""}`,
   );
 }
 

@@ -104,9 +104,14 @@ export function negotiate(accept: string | null): Representation {
 
 /** Reads a request body as text, refusing more than {@link maxBodyBytes}. */
 export async function readBody(req: Request): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(req));
+}
+
+/** Reads a request body as bytes, refusing more than {@link maxBodyBytes}. */
+export async function readBodyBytes(req: Request): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBodyBytes) tooLarge();
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -126,7 +131,7 @@ export async function readBody(req: Request): Promise<string> {
     all.set(c, off);
     off += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 function tooLarge(): never {
