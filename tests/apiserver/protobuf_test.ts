@@ -20,7 +20,7 @@ const field = (num: number, bytes: Uint8Array | number[]): number[] => [
 const str = (num: number, s: string) => field(num, enc.encode(s));
 const mapEntry = (num: number, k: string, v: string) => field(num, [...str(1, k), ...str(2, v)]);
 
-function envelope(apiVersion: string, kind: string, raw: number[]): Uint8Array {
+function envelope(apiVersion: string, kind: string, raw: number[]): Uint8Array<ArrayBuffer> {
   const typeMeta = [...str(1, apiVersion), ...str(2, kind)];
   return new Uint8Array([0x6b, 0x38, 0x73, 0, ...field(1, typeMeta), ...field(2, raw)]);
 }
