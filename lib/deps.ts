@@ -60,3 +60,6 @@ export type * as k8sApps from "npm:kubernetes-types@1.30.0/apps/v1.d.ts";
 export type * as k8sCoordination from "npm:kubernetes-types@1.30.0/coordination/v1.d.ts";
 export type * as k8sEvents from "npm:kubernetes-types@1.30.0/events/v1.d.ts";
 export type * as k8sApiextensions from "npm:kubernetes-types@1.30.0/apiextensions/v1.d.ts";
+
+// CEL evaluator for CRD validation rules (x-kubernetes-validations), used by lib/apiserver/cel/.
+export * as cel from "npm:@bufbuild/cel@0.6.1";
