@@ -1,0 +1,105 @@
+/**
+ * `Op`: one write a reconciler asks for. A plan is a list of them.
+ *
+ * ## Why creates carry the whole object (and its name)
+ * Every `create` names its child (no `generateName`). A reconciler picks names from a
+ * deterministic source (see {@link childNames}), so two reconciles over the same stale cache
+ * plan the *same* creates: the second one meets `AlreadyExists` instead of making a duplicate.
+ * That is read-your-writes without trusting the cache, and it gives the applier and the
+ * controller a key (`objectKey`, the one key format) to record expectations under before the
+ * watch catches up. Deletes carry the uid as a precondition, so a delete planned against a
+ * stale object can never remove its same-named successor.
+ *
+ * @module
+ */
+import type { Json, JsonObject, KubeObject } from "../core/object.ts";
+import type { DeepReadonly } from "../store/deep_readonly.ts";
+
+/** Which object an op addresses (namespace absent for cluster-scoped objects). */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+/** An {@link ObjectRef} pinned to one incarnation of the object by its uid. */
+export interface UidRef extends ObjectRef {
+  readonly uid: string;
+}
+
+/** The patch formats a `patch` op can carry (`Content-Type` chosen by the applier). */
+export type PatchType = "merge" | "json" | "strategic";
+
+/**
+ * One write. Exhaustive by `type`:
+ * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed);
+ * - `apply`: server-side apply of the desired state of a child (fields the reconciler owns);
+ * - `patch`: a patch of an object the reconciler does not fully own (e.g. one annotation);
+ * - `delete`: DELETE with a uid precondition;
+ * - `status`: write the complete status of an object (the primary) through `/status`.
+ *
+ * @example
+ * ```ts
+ * import type { Op } from "./op.ts";
+ * const op: Op = {
+ *   type: "delete",
+ *   ref: { apiVersion: "v1", kind: "Pod", namespace: "default", name: "web-x", uid: "u1" },
+ * };
+ * ```
+ */
+export type Op =
+  | { readonly type: "create"; readonly object: DeepReadonly<KubeObject> }
+  | { readonly type: "apply"; readonly object: DeepReadonly<KubeObject> }
+  | {
+    readonly type: "patch";
+    readonly ref: ObjectRef;
+    readonly patchType: PatchType;
+    readonly patch: DeepReadonly<Json>;
+  }
+  | { readonly type: "delete"; readonly ref: UidRef }
+  | { readonly type: "status"; readonly ref: ObjectRef; readonly status: DeepReadonly<JsonObject> };
+
+/** Anything with TypeMeta and ObjectMeta, mutable or read-only. */
+export interface RefSource {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly uid?: string;
+  };
+}
+
+/**
+ * The {@link ObjectRef} of an object (empty strings for missing TypeMeta or name).
+ *
+ * @example
+ * ```ts
+ * import { refOf } from "./op.ts";
+ * refOf({ apiVersion: "v1", kind: "Pod", metadata: { namespace: "d", name: "p" } });
+ * // { apiVersion: "v1", kind: "Pod", namespace: "d", name: "p" }
+ * ```
+ */
+export function refOf(obj: RefSource): ObjectRef {
+  const ns = obj.metadata?.namespace;
+  return {
+    apiVersion: obj.apiVersion ?? "",
+    kind: obj.kind ?? "",
+    ...(ns ? { namespace: ns } : {}),
+    name: obj.metadata?.name ?? "",
+  };
+}
+
+/**
+ * A `delete` op for an observed object, with its uid as the precondition.
+ *
+ * @example
+ * ```ts
+ * import { deleteOp } from "./op.ts";
+ * deleteOp({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", uid: "u1" } }).ref.uid; // "u1"
+ * ```
+ */
+export function deleteOp(obj: RefSource): Op {
+  return { type: "delete", ref: { ...refOf(obj), uid: obj.metadata?.uid ?? "" } };
+}

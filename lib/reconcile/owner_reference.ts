@@ -1,0 +1,73 @@
+/**
+ * Controller owner references: making them and reading them.
+ *
+ * @module
+ */
+import type { OwnerReference } from "../core/object.ts";
+import type { RefSource } from "./op.ts";
+
+/** Anything whose metadata may hold owner references, mutable or read-only. */
+export interface HasOwnerReferences {
+  readonly metadata?: {
+    readonly ownerReferences?: readonly {
+      readonly uid?: string;
+      readonly controller?: boolean;
+    }[];
+  };
+}
+
+/**
+ * The controller owner reference a child should carry: `controller: true`,
+ * `blockOwnerDeletion: true`, pointing at `owner` by apiVersion, kind, name and uid.
+ *
+ * Like controller-runtime's `SetControllerReference`, but returns the reference (pure) instead
+ * of mutating the child.
+ *
+ * @example
+ * ```ts
+ * import { ownerReference } from "./owner_reference.ts";
+ * ownerReference({ apiVersion: "app.example.com/v1alpha1", kind: "PodSet", metadata: { name: "web", uid: "u1" } });
+ * // { apiVersion: "app.example.com/v1alpha1", kind: "PodSet", name: "web", uid: "u1",
+ * //   controller: true, blockOwnerDeletion: true }
+ * ```
+ */
+export function ownerReference(owner: RefSource): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion ?? "",
+    kind: owner.kind ?? "",
+    name: owner.metadata?.name ?? "",
+    uid: owner.metadata?.uid ?? "",
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/**
+ * The uid of an object's controller (the owner reference with `controller: true`), if any.
+ *
+ * @example
+ * ```ts
+ * import { controllerUid } from "./owner_reference.ts";
+ * controllerUid({ metadata: { ownerReferences: [{ uid: "u1", controller: true }] } }); // "u1"
+ * controllerUid({ metadata: { ownerReferences: [{ uid: "u2" }] } }); // undefined
+ * ```
+ */
+export function controllerUid(obj: HasOwnerReferences): string | undefined {
+  for (const ref of obj.metadata?.ownerReferences ?? []) {
+    if (ref.controller === true && ref.uid) return ref.uid;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `obj` is controlled by the owner with uid `ownerUid`.
+ *
+ * @example
+ * ```ts
+ * import { isControlledBy } from "./owner_reference.ts";
+ * isControlledBy({ metadata: { ownerReferences: [{ uid: "u1", controller: true }] } }, "u1"); // true
+ * ```
+ */
+export function isControlledBy(obj: HasOwnerReferences, ownerUid: string): boolean {
+  return ownerUid !== "" && controllerUid(obj) === ownerUid;
+}
