@@ -1,0 +1,160 @@
+/**
+ * The applier: executes a reconcile plan against the API server. Deletes go first; every op
+ * is attempted even when another fails (Metacontroller's rule); creates and applies get the
+ * controller owner reference; "already done" answers (404 on delete, 409 AlreadyExists on
+ * create, a uid precondition failure on delete) count as done.
+ *
+ * @module
+ */
+import type { KubeObject, OwnerReference } from "../core/object.ts";
+import type { Client } from "../client/client_types.ts";
+import type { ApiError } from "../client/api_error.ts";
+import { isAlreadyExists, isConflict, isNotFound } from "../client/is_api_error.ts";
+import type { Op } from "../reconcile/op.ts";
+import type { Plan } from "../reconcile/plan.ts";
+
+/** What happened to one op. */
+export type OpOutcome =
+  | { readonly type: "done"; readonly op: Op; readonly object?: KubeObject }
+  | { readonly type: "already"; readonly op: Op }
+  | { readonly type: "failed"; readonly op: Op; readonly error: ApiError };
+
+/** The outcome of a whole plan. */
+export interface PlanOutcome {
+  readonly outcomes: readonly OpOutcome[];
+  /** Whether any op failed. */
+  readonly failed: boolean;
+  /** Whether a failure was an optimistic-concurrency conflict (requeue soon, no backoff). */
+  readonly conflict: boolean;
+}
+
+/** Options of {@link applyPlan}. */
+export interface ApplyPlanOptions {
+  readonly client: Client;
+  /** Field manager of every write: `kubefold-<controller>`. */
+  readonly fieldManager: string;
+  /** The primary object: children created or applied get its controller owner reference. */
+  readonly owner?: KubeObject;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The controller owner reference to an owner (`controller: true`, `blockOwnerDeletion: true`).
+ *
+ * @example
+ * ```ts
+ * import { controllerRef } from "./apply_plan.ts";
+ * controllerRef({ apiVersion: "v1", kind: "X", metadata: { name: "a", uid: "u" } }).controller; // true
+ * ```
+ */
+export function controllerRef(owner: KubeObject): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion ?? "",
+    kind: owner.kind ?? "",
+    name: owner.metadata?.name ?? "",
+    uid: owner.metadata?.uid ?? "",
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+function withOwner(obj: KubeObject, owner: KubeObject | undefined): KubeObject {
+  if (!owner?.metadata?.uid) return obj;
+  const refs = obj.metadata?.ownerReferences ?? [];
+  if (refs.some((r) => r.controller)) return obj;
+  return {
+    ...obj,
+    metadata: { ...obj.metadata, ownerReferences: [...refs, controllerRef(owner)] },
+  };
+}
+
+async function run(op: Op, o: ApplyPlanOptions): Promise<OpOutcome> {
+  const { client, fieldManager, signal } = o;
+  const write = { fieldManager, ...(signal ? { signal } : {}) };
+  switch (op.type) {
+    case "create": {
+      const r = await client.create(withOwner(op.object as KubeObject, o.owner), write);
+      if (r._tag === "Right") return { type: "done", op, object: r.right };
+      return isAlreadyExists(r.left)
+        ? { type: "already", op }
+        : { type: "failed", op, error: r.left };
+    }
+    case "apply": {
+      const r = await client.apply(withOwner(op.object as KubeObject, o.owner), {
+        ...write,
+        force: true,
+      });
+      return r._tag === "Right"
+        ? { type: "done", op, object: r.right }
+        : { type: "failed", op, error: r.left };
+    }
+    case "patch": {
+      const { ref } = op;
+      const patch = op.patchType === "json"
+        ? { type: "json" as const, operations: op.patch as never }
+        : { type: op.patchType, body: op.patch };
+      const r = await client.patch<KubeObject>(ref, ref.name, {
+        ...write,
+        namespace: ref.namespace,
+        patch,
+      });
+      return r._tag === "Right"
+        ? { type: "done", op, object: r.right }
+        : { type: "failed", op, error: r.left };
+    }
+    case "delete": {
+      const { ref } = op;
+      const r = await client.delete(ref, ref.name, {
+        namespace: ref.namespace,
+        ...(ref.uid ? { preconditions: { uid: ref.uid } } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      if (r._tag === "Right") return { type: "done", op };
+      // 404: already gone; 409 on a uid precondition: a new object took the name, ours is gone.
+      return isNotFound(r.left) || (isConflict(r.left) && ref.uid)
+        ? { type: "already", op }
+        : { type: "failed", op, error: r.left };
+    }
+    case "status": {
+      const { ref } = op;
+      const r = await client.patch<KubeObject>(ref, ref.name, {
+        ...write,
+        namespace: ref.namespace,
+        subresource: "status",
+        patch: { type: "merge", body: { status: op.status } },
+      });
+      return r._tag === "Right"
+        ? { type: "done", op, object: r.right }
+        : { type: "failed", op, error: r.left };
+    }
+  }
+}
+
+/**
+ * Executes a plan: deletes first, then creates/applies/patches, then status; all ops are
+ * attempted.
+ *
+ * @example
+ * ```ts ignore
+ * import { applyPlan } from "./apply_plan.ts";
+ * const outcome = await applyPlan({ ops: [] }, { client, fieldManager: "kubefold-demo" });
+ * outcome.failed; // false
+ * ```
+ */
+export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<PlanOutcome> {
+  const rank = (op: Op) => (op.type === "delete" ? 0 : op.type === "status" ? 2 : 1);
+  const ordered = [...plan.ops].sort((a, b) => rank(a) - rank(b));
+  const outcomes: OpOutcome[] = [];
+  for (const stage of [0, 1, 2]) {
+    const ops = ordered.filter((op) => rank(op) === stage);
+    outcomes.push(...await Promise.all(ops.map((op) => run(op, options))));
+  }
+  const failures = outcomes.filter((o): o is Extract<OpOutcome, { type: "failed" }> =>
+    o.type === "failed"
+  );
+  return {
+    outcomes,
+    failed: failures.length > 0,
+    conflict: failures.some((f) => isConflict(f.error)),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Per-controller reconcile metrics, named as controller-runtime names them.
+ *
+ * @module
+ */
+import { createHistogram, type Histogram } from "../core/histogram.ts";
+
+/** Reconcile results counted by `controller_runtime_reconcile_total{result}`. */
+export type ReconcileResult = "success" | "error" | "requeue" | "requeue_after";
+
+/** A snapshot of one controller's reconcile metrics. */
+export interface ControllerMetricsSnapshot {
+  readonly reconcileTotal: Readonly<Record<ReconcileResult, number>>;
+  readonly reconcileErrorsTotal: number;
+  readonly reconcileTimeSeconds: Histogram;
+  /** From the first event that enqueued a key to the start of its reconcile. */
+  readonly eventToReconcileSeconds: Histogram;
+}
+
+/** Records reconcile metrics. */
+export interface ControllerMetrics {
+  reconciled(result: ReconcileResult, seconds: number): void;
+  eventLatency(seconds: number): void;
+  snapshot(): ControllerMetricsSnapshot;
+}
+
+/**
+ * Creates a recorder.
+ *
+ * @example
+ * ```ts
+ * import { createControllerMetrics } from "./controller_metrics.ts";
+ * const m = createControllerMetrics();
+ * m.reconciled("success", 0.01);
+ * m.snapshot().reconcileTotal.success; // 1
+ * ```
+ */
+export function createControllerMetrics(): ControllerMetrics {
+  const totals: Record<ReconcileResult, number> = {
+    success: 0,
+    error: 0,
+    requeue: 0,
+    requeue_after: 0,
+  };
+  const time = createHistogram();
+  const latency = createHistogram();
+  return {
+    reconciled(result, seconds) {
+      totals[result]++;
+      time.observe(seconds);
+    },
+    eventLatency: (s) => latency.observe(s),
+    snapshot: () => ({
+      reconcileTotal: { ...totals },
+      reconcileErrorsTotal: totals.error,
+      reconcileTimeSeconds: time.read(),
+      eventToReconcileSeconds: latency.read(),
+    }),
+  };
+}

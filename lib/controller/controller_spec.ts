@@ -1,0 +1,74 @@
+/**
+ * What a controller is: the primary resource, the resources it owns or watches, the pure
+ * reconciler, and its tuning. Like controller-runtime's builder, but a plain value.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import type { ObjectKey } from "../core/key.ts";
+import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { StoreReader } from "../store/create_store.ts";
+import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
+import type { EventFilter } from "./triggers.ts";
+
+/** A resource named by apiVersion and kind. */
+export interface Kind {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/** Read access to the caches a controller's informers keep. */
+export interface CacheView {
+  /** The store of a resource the controller reads (`for`, `owns` or `watches`). */
+  store(resource: Kind): StoreReader<KubeObject>;
+}
+
+/** A watched resource whose events map to primary keys through a pure function. */
+export interface WatchTrigger {
+  readonly resource: Kind;
+  readonly keys: (obj: DeepReadonly<KubeObject>) => readonly ObjectKey[];
+}
+
+/** A controller, as data. */
+export interface ControllerSpec<P extends KubeObject = KubeObject, W = CacheView> {
+  /** Name used in logs, metrics and the field manager (`kubefold-<name>`). */
+  readonly name: string;
+  /** The primary resource. */
+  readonly for: Kind;
+  /** Child resources: their events trigger the controller owner's key. */
+  readonly owns?: readonly Kind[];
+  /** Other resources whose events map to keys. */
+  readonly watches?: readonly WatchTrigger[];
+  /** The pure reconciler. */
+  readonly reconcile: Reconciler<P, W, ReconcileContext>;
+  /** Builds the reconciler's read-only world from the caches (default: the cache view itself). */
+  readonly world?: (cache: CacheView) => W;
+  /** Filters primary events (default: every change). */
+  readonly filter?: EventFilter;
+  /** Reconciles running at once (default 1). */
+  readonly concurrency?: number;
+  /** Periodic resync of every primary key in ms (default: off). */
+  readonly resyncMs?: number;
+  /** Restricts the primary and children to one namespace (default: all). */
+  readonly namespace?: string;
+}
+
+/**
+ * Declares a controller (identity: it documents and type-checks the spec).
+ *
+ * @example
+ * ```ts
+ * import { controller } from "./controller_spec.ts";
+ * import { E } from "../deps.ts";
+ * const spec = controller({
+ *   name: "noop",
+ *   for: { apiVersion: "v1", kind: "ConfigMap" },
+ *   reconcile: () => E.right({ ops: [] }),
+ * });
+ * ```
+ */
+export function controller<P extends KubeObject, W = CacheView>(
+  spec: ControllerSpec<P, W>,
+): ControllerSpec<P, W> {
+  return spec;
+}

@@ -1,0 +1,270 @@
+/**
+ * Runs a controller: informer deltas become keys, keys go through the workqueue, each key is
+ * reconciled by the pure reconciler against the cache, and the plan is applied. A key waits
+ * for its own last writes to show in the cache before it is reconciled again.
+ *
+ * @module
+ */
+import {
+  combineLatest,
+  E,
+  EMPTY,
+  firstValueFrom,
+  merge,
+  mergeMap,
+  Observable,
+  Subject,
+  takeUntil,
+  timer,
+} from "../deps.ts";
+import type { KubeObject } from "../core/object.ts";
+import { type ObjectKey, objectKey } from "../core/key.ts";
+import { type Logger, silentLogger, withFields } from "../core/logger.ts";
+import type { Client } from "../client/client_types.ts";
+import type { InformerFactory } from "../informer/informers.ts";
+import type { StoreReader } from "../store/create_store.ts";
+import { byControllerOwnerUid } from "../store/by_controller_owner_uid.ts";
+import { workqueue } from "../queue/workqueue.ts";
+import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
+import type { QueueInput } from "../queue/run_outcome.ts";
+import { applyPlan, type PlanOutcome } from "../apply/apply_plan.ts";
+import type { CacheView, ControllerSpec, Kind } from "./controller_spec.ts";
+import { ownerKeys, primaryKeys } from "./triggers.ts";
+import { type CacheLookup, type Expectation, Expectations } from "./expectations.ts";
+import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
+
+/** One reconcile, as reported to the caller (and logged). */
+export interface ReconcileRecord {
+  readonly controller: string;
+  readonly key: ObjectKey;
+  readonly reconcileId: string;
+  readonly result: "success" | "error" | "requeue" | "skipped";
+  readonly ops: number;
+  readonly durationMs: number;
+  readonly error?: string;
+}
+
+/** What a running controller needs. */
+export interface ControllerDeps {
+  readonly client: Client;
+  readonly informers: InformerFactory;
+  readonly logger?: Logger;
+  /** Completes intake: no new keys; in-flight reconciles finish. */
+  readonly stop$?: Observable<unknown>;
+  readonly now?: () => number;
+  /** How long a key waits for its own writes to show in the cache (default 30 s). */
+  readonly expectationTimeoutMs?: number;
+  readonly metrics?: ControllerMetrics;
+  readonly queueMetrics?: QueueMetricsRecorder;
+}
+
+const cacheName = (k: Kind) => `${k.apiVersion}/${k.kind}`;
+const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
+
+let reconcileCounter = 0;
+
+/**
+ * Runs a controller until unsubscribed (or `stop$` fires and in-flight work finished); emits a
+ * record per reconcile.
+ *
+ * @example
+ * ```ts ignore
+ * import { runController } from "./run_controller.ts";
+ * runController(spec, { client, informers }).subscribe((r) => console.log(r.key, r.result));
+ * ```
+ */
+export function runController<P extends KubeObject, W>(
+  spec: ControllerSpec<P, W>,
+  deps: ControllerDeps,
+): Observable<ReconcileRecord> {
+  const log = withFields(deps.logger ?? silentLogger, { controller: spec.name });
+  const now = deps.now ?? Date.now;
+  const metrics = deps.metrics ?? createControllerMetrics();
+  const queueMetrics = deps.queueMetrics ?? createQueueMetrics();
+  const scope = spec.namespace !== undefined ? { namespace: spec.namespace } : {};
+  const primary = deps.informers.informer<KubeObject>(spec.for, scope);
+  const indexers = { indexers: { controller: byControllerOwnerUid } };
+  const owned = (spec.owns ?? []).map((k) => ({
+    kind: k,
+    informer: deps.informers.informer<KubeObject>(k, { ...scope, ...indexers }),
+  }));
+  const watched = (spec.watches ?? []).map((w) => ({
+    w,
+    informer: deps.informers.informer<KubeObject>(w.resource, scope),
+  }));
+  const stores = new Map<string, StoreReader<KubeObject>>([[cacheName(spec.for), primary.store]]);
+  for (const o of owned) stores.set(cacheName(o.kind), o.informer.store);
+  for (const x of watched) stores.set(cacheName(x.w.resource), x.informer.store);
+  const view: CacheView = {
+    store(resource) {
+      const s = stores.get(cacheName(resource));
+      if (!s) {
+        throw new Error(
+          `Cannot read ${cacheName(resource)}: controller ${spec.name} does not watch it`,
+        );
+      }
+      return s;
+    },
+  };
+  const world = (spec.world ?? ((c: CacheView) => c as unknown as W))(view);
+  const lookup: CacheLookup = (cache, key) => {
+    const o = stores.get(cache)?.get(key);
+    return o
+      ? {
+        uid: o.metadata?.uid,
+        resourceVersion: o.metadata?.resourceVersion,
+        terminating: !!o.metadata?.deletionTimestamp,
+      }
+      : undefined;
+  };
+  const expectations = new Expectations();
+  const firstSeen = new Map<ObjectKey, number>();
+  const records = new Subject<ReconcileRecord>();
+  const ownerGroup = groupOf(spec.for.apiVersion);
+  const all = [primary, ...owned.map((o) => o.informer), ...watched.map((x) => x.informer)];
+  const synced = firstValueFrom(combineLatest(all.map((i) => i.synced$)));
+
+  const tag = (keys: readonly ObjectKey[]): QueueInput[] => {
+    const t = now();
+    const priority = primary.hasSynced() ? "live" as const : "initial" as const;
+    return keys.map((key) => {
+      if (!firstSeen.has(key)) firstSeen.set(key, t);
+      return { key, priority };
+    });
+  };
+  const keys$ = merge(
+    primary.deltas$.pipe(mergeMap((d) => tag(primaryKeys(d, spec.filter)))),
+    ...owned.map((o) =>
+      o.informer.deltas$.pipe(mergeMap((d) => tag(ownerKeys(d, ownerGroup, spec.for.kind))))
+    ),
+    ...watched.map((x) =>
+      x.informer.deltas$.pipe(mergeMap((d) => tag(d.type === "Synced" ? [] : x.w.keys(d.object))))
+    ),
+    spec.resyncMs
+      ? timer(spec.resyncMs, spec.resyncMs).pipe(
+        mergeMap(() => primary.store.keys().map((key) => ({ key, priority: "initial" as const }))),
+      )
+      : EMPTY,
+  ).pipe(deps.stop$ ? takeUntil(deps.stop$) : (s) => s);
+
+  const expectationsOf = (outcome: PlanOutcome, p: KubeObject): Expectation[] => {
+    const out: Expectation[] = [];
+    for (const o of outcome.outcomes) {
+      if (o.type !== "done") continue;
+      const op = o.op;
+      if (op.type === "create" || op.type === "apply") {
+        const obj = (o.object ?? op.object) as KubeObject;
+        out.push({ type: "present", cache: cacheName(obj as Kind), key: objectKey(obj) });
+      } else if (op.type === "delete") {
+        const key = op.ref.namespace ? `${op.ref.namespace}/${op.ref.name}` : op.ref.name;
+        out.push({ type: "gone", cache: cacheName(op.ref), key, uid: op.ref.uid });
+      } else if (op.type === "status" && op.ref.kind === spec.for.kind) {
+        out.push({
+          type: "changed",
+          cache: cacheName(spec.for),
+          key: objectKey(p),
+          beforeRv: p.metadata?.resourceVersion,
+        });
+      }
+    }
+    return out;
+  };
+
+  const process = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
+    await synced;
+    const started = now();
+    const seen = firstSeen.get(key);
+    firstSeen.delete(key);
+    if (seen !== undefined) metrics.eventLatency((started - seen) / 1000);
+    const p = primary.store.get(key) as KubeObject | undefined;
+    if (!p) {
+      expectations.forget(key);
+      return;
+    }
+    if (!expectations.ready(key, lookup, started)) {
+      return { requeueAfterMs: expectations.remainingMs(key, started) };
+    }
+    const reconcileId = `${spec.name}-${(++reconcileCounter).toString(36)}`;
+    const rlog = withFields(log, { key, reconcileId });
+    const record = (result: ReconcileRecord["result"], ops: number, error?: string) => {
+      const durationMs = now() - started;
+      metrics.reconciled(
+        result === "skipped" ? "success" : result === "requeue" ? "requeue_after" : result,
+        durationMs / 1000,
+      );
+      records.next({
+        controller: spec.name,
+        key,
+        reconcileId,
+        result,
+        ops,
+        durationMs,
+        ...(error ? { error } : {}),
+      });
+    };
+    let planned;
+    try {
+      planned = spec.reconcile(p as never, world, { now: started });
+    } catch (e) {
+      rlog.error("reconciler threw", { error: e });
+      record("error", 0, String(e));
+      throw e;
+    }
+    if (E.isLeft(planned)) {
+      const err = planned.left;
+      rlog.error("reconcile failed", { error: err.message, type: err.type });
+      record("error", 0, err.message);
+      if (err.type === "terminal") return;
+      if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
+      throw new Error(err.message);
+    }
+    const plan = planned.right;
+    if (plan.ops.length > 0) {
+      rlog.info("applying plan", { ops: plan.ops.map((o) => o.type) });
+      const outcome = await applyPlan(plan, {
+        client: deps.client,
+        fieldManager: `kubefold-${spec.name}`,
+        owner: p,
+        signal: ctx.signal,
+      });
+      expectations.expect(
+        key,
+        expectationsOf(outcome, p),
+        now() + (deps.expectationTimeoutMs ?? 30_000),
+      );
+      if (outcome.failed) {
+        const messages = outcome.outcomes.flatMap((
+          o,
+        ) => (o.type === "failed" ? [o.error.message] : []));
+        rlog.warn("plan partly failed", { errors: messages, conflict: outcome.conflict });
+        record("error", plan.ops.length, messages.join("; "));
+        if (outcome.conflict) return { requeueAfterMs: 0 };
+        throw new Error(messages.join("; "));
+      }
+    }
+    record(
+      plan.requeueAfterMs !== undefined ? "requeue" : plan.ops.length ? "success" : "skipped",
+      plan.ops.length,
+    );
+    return plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : undefined;
+  };
+
+  const runs$ = keys$.pipe(
+    workqueue(process, {
+      concurrency: spec.concurrency ?? 1,
+      metrics: queueMetrics,
+      drain: "none",
+    }),
+  );
+  return new Observable<ReconcileRecord>((subscriber) => {
+    const fromRecords = records.subscribe((r) => subscriber.next(r));
+    const fromRuns = runs$.subscribe({
+      error: (e) => subscriber.error(e),
+      complete: () => subscriber.complete(),
+    });
+    return () => {
+      fromRuns.unsubscribe();
+      fromRecords.unsubscribe();
+    };
+  });
+}
