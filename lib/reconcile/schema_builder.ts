@@ -192,8 +192,13 @@ export const t = {
       properties[k] = s.json;
       if (!s.optional) required.push(k);
     }
+    // An empty shape is a bare `type: object` (what CRDs use for `metadata`).
     return make(
-      { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+      {
+        type: "object",
+        ...(required.length + Object.keys(properties).length > 0 ? { properties } : {}),
+        ...(required.length > 0 ? { required } : {}),
+      },
       options,
     );
   },
