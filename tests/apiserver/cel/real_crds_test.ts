@@ -103,3 +103,27 @@ for (const f of fixtures) {
     });
   }
 }
+
+Deno.test("the Issuer's spec.venafi rule evaluates: exactly one of tpp, cloud or ngts", () => {
+  const compiled = compileSchema(
+    versions("cert-manager-issuer.crd.yaml")[0].schema.openAPIV3Schema,
+  );
+  const issuer = (venafi: unknown) => ({
+    apiVersion: "cert-manager.io/v1",
+    kind: "Issuer",
+    metadata: { name: "v" },
+    spec: { venafi: { zone: "z", ...venafi as object } },
+  });
+  const tpp = { url: "https://tpp", credentialsRef: { name: "s" } };
+  const cloud = { apiTokenSecretRef: { name: "s", key: "k" } };
+  const run = (v: unknown) => {
+    const r = processCustomResource(issuer(v), compiled, { celValidator: celValidator() });
+    return r.ok ? [] : r.errors;
+  };
+  assert.deepEqual(run({ tpp }), []);
+  assert.deepEqual(run({ tpp, cloud }), [{
+    type: "FieldValueInvalid",
+    field: "spec.venafi",
+    detail: 'Invalid value: "object": exactly one of tpp, cloud, or ngts must be configured',
+  }]);
+});
