@@ -10,6 +10,7 @@ import type { KubeObject } from "../core/object.ts";
 import { humanDuration } from "../core/time.ts";
 import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
 import { compileSchema, processCustomResource } from "./schema/mod.ts";
+import { celValidator } from "./cel/mod.ts";
 import { compileJsonPath, evalJsonPath, renderJsonPathCell } from "./jsonpath.ts";
 
 /** A CRD as stored. */
@@ -93,8 +94,13 @@ function versionInfo(crd: Crd, v: CrdVersion, storageKey: string): ResourceInfo 
     isCustom: true,
     strategicMerge: false,
     schema: {
-      admit: (obj, fieldValidation) => {
-        const r = processCustomResource(obj, compiled, { fieldValidation });
+      admit: (obj, fieldValidation, old) => {
+        const r = processCustomResource(obj, compiled, {
+          fieldValidation,
+          ...(compiled.hasCelRules
+            ? { celValidator: celValidator(old ? { oldObject: old } : {}) }
+            : {}),
+        });
         return r.ok
           ? { ok: true, object: r.object as KubeObject, warnings: r.warnings }
           : { ok: false, reason: r.reason, errors: r.errors };

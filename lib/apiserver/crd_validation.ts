@@ -8,6 +8,7 @@ import { isPlainObject } from "../core/object.ts";
 import { type FieldError, quoteValue } from "../core/status.ts";
 import { checkDns1035Label, checkDns1123Label, checkDns1123Subdomain } from "../core/names.ts";
 import { structuralErrors } from "./schema/mod.ts";
+import { celCompileErrors } from "./cel/mod.ts";
 
 const required = (field: string): FieldError => ({
   type: "FieldValueRequired",
@@ -84,6 +85,7 @@ function validateVersions(versions: unknown, errs: FieldError[]): void {
       errs.push(required(`${field}.schema.openAPIV3Schema`));
     } else {
       errs.push(...structuralErrors(schema, `${field}.schema.openAPIV3Schema`));
+      errs.push(...celCompileErrors(schema, `${field}.schema.openAPIV3Schema`));
     }
   });
   if (storage !== 1) {

@@ -77,7 +77,7 @@ function admit(
   let warnings: string[] = [];
   const errors: FieldError[] = [];
   if (info.schema) {
-    const r = info.schema.admit(object, opts.fieldValidation ?? "Warn");
+    const r = info.schema.admit(object, opts.fieldValidation ?? "Warn", old);
     if (!r.ok && r.reason === "BadRequest") {
       fail("BadRequest", `strict decoding error: ${r.errors.map((e) => e.detail).join(", ")}`);
     }

@@ -31,6 +31,7 @@ export interface ObjectSchema {
   readonly admit: (
     obj: KubeObject,
     fieldValidation: "Strict" | "Warn" | "Ignore",
+    old?: KubeObject,
   ) =>
     | { readonly ok: true; readonly object: KubeObject; readonly warnings: readonly string[] }
     | {

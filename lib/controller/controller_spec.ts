@@ -8,6 +8,7 @@ import type { KubeObject } from "../core/object.ts";
 import type { ObjectKey } from "../core/key.ts";
 import type { DeepReadonly } from "../store/deep_readonly.ts";
 import type { StoreReader } from "../store/create_store.ts";
+import type { HasMetadata } from "../store/has_metadata.ts";
 import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
 import type { EventFilter } from "./triggers.ts";
 
@@ -30,7 +31,7 @@ export interface WatchTrigger {
 }
 
 /** A controller, as data. */
-export interface ControllerSpec<P extends KubeObject = KubeObject, W = CacheView> {
+export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheView> {
   /** Name used in logs, metrics and the field manager (`kubefold-<name>`). */
   readonly name: string;
   /** The primary resource. */
@@ -67,7 +68,7 @@ export interface ControllerSpec<P extends KubeObject = KubeObject, W = CacheView
  * });
  * ```
  */
-export function controller<P extends KubeObject, W = CacheView>(
+export function controller<P extends HasMetadata, W = CacheView>(
   spec: ControllerSpec<P, W>,
 ): ControllerSpec<P, W> {
   return spec;

@@ -24,6 +24,7 @@ import type { Client } from "../client/client_types.ts";
 import type { InformerFactory } from "../informer/informers.ts";
 import type { StoreReader } from "../store/create_store.ts";
 import { byControllerOwnerUid } from "../store/by_controller_owner_uid.ts";
+import type { HasMetadata } from "../store/has_metadata.ts";
 import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
 import type { QueueInput } from "../queue/run_outcome.ts";
@@ -73,7 +74,7 @@ let reconcileCounter = 0;
  * runController(spec, { client, informers }).subscribe((r) => console.log(r.key, r.result));
  * ```
  */
-export function runController<P extends KubeObject, W>(
+export function runController<P extends HasMetadata, W>(
   spec: ControllerSpec<P, W>,
   deps: ControllerDeps,
 ): Observable<ReconcileRecord> {

@@ -167,11 +167,8 @@ Deno.test("the seven real CRDs install, become Established and serve their examp
       }
 
       if (f.causes.some((c) => c.cel)) {
-        // TODO: CEL (issue 4): x-kubernetes-validations are implemented in parallel; the
-        // integrator enables this step once CEL rules run on custom resources.
         await t.step({
           name: `${f.id}: the invalid example is also rejected by its CEL rule`,
-          ignore: true,
           fn: async () => {
             const r = await send(base, "POST", resourcePath(f, f.invalid), f.invalid);
             assert.equal(r.status, 422);

@@ -1,0 +1,45 @@
+/**
+ * The PodSet controller: keeps `spec.replicas` pods from a template, like the operator-SDK and
+ * kubebuilder tutorials' PodSet, built from a pure reconciler.
+ *
+ * @example
+ * ```ts ignore
+ * import { podSetController, podSetCrd } from "./mod.ts";
+ * import { startManager } from "../../mod.ts";
+ * await client.create(podSetCrd);
+ * const manager = await startManager({ client, controllers: [podSetController] });
+ * ```
+ *
+ * @module
+ */
+import { controller } from "../../lib/controller/controller_spec.ts";
+import { worldFromStore } from "../../lib/reconcile/world.ts";
+import type { World } from "../../lib/reconcile/world.ts";
+import { type PodSetWorld, reconcilePodSet } from "./reconcile.ts";
+import { type Pod, PODSET_API_VERSION, PODSET_KIND, type PodSet } from "./types.ts";
+
+export { podSetCrd } from "./crd.ts";
+export { reconcilePodSet } from "./reconcile.ts";
+export type { PodSetContext, PodSetWorld } from "./reconcile.ts";
+export * from "./types.ts";
+
+const pods = { apiVersion: "v1", kind: "Pod" };
+
+/**
+ * The PodSet controller spec: PodSets are primary, pods are owned.
+ *
+ * @example
+ * ```ts
+ * import { podSetController } from "./mod.ts";
+ * podSetController.name; // "podset"
+ * ```
+ */
+export const podSetController = controller<PodSet, PodSetWorld>({
+  name: "podset",
+  for: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND },
+  owns: [pods],
+  world: (cache) => ({
+    pods: worldFromStore(cache.store(pods), { ownerIndex: "controller" }) as unknown as World<Pod>,
+  }),
+  reconcile: (podSet, world, ctx) => reconcilePodSet(podSet, world, ctx),
+});
