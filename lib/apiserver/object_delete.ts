@@ -117,7 +117,7 @@ export function deleteObject(
     finalizers.push(gcFinalizer);
   }
   const grace = ctx.gracePeriodFor?.(info, old, opts.gracePeriodSeconds) ?? 0;
-  if (finalizers.length === 0 && grace === 0) {
+  if (finalizers.length === 0 && grace === 0 && !ctx.deletionBlocked?.(info, old)) {
     if (opts.dryRun) return { type: "removed", object: present(info, old) };
     const removed = ctx.storage.remove(info.storageKey, key)!;
     ctx.hooks.get(info.storageKey)?.afterCommit?.("DELETED", removed, old);

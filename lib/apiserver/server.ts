@@ -12,6 +12,8 @@ import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
 import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
+import { createControllers } from "./controllers/controllers.ts";
+import type { SimulationOptions } from "./controllers/simulation.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -27,6 +29,10 @@ export interface ApiServerOptions {
   readonly maxBufferedEvents?: number;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
+  /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
+  readonly gc?: boolean;
+  /** Simulated nodes, scheduler and kubelets (KWOK-style); default `false` (pods stay Pending). */
+  readonly simulation?: SimulationOptions | false;
 }
 
 /** A running API server. */
@@ -41,6 +47,10 @@ export interface ApiServer {
   readonly context: ServerContext;
   /** Forgets all watch history: watches resuming from older revisions get 410 Gone. */
   readonly compactHistory: () => void;
+  /** Marks a simulated node lost: its pods turn Failed (only with `simulation`). */
+  readonly failNode?: (name: string) => void;
+  /** Marks a simulated node Ready again (only with `simulation`). */
+  readonly restoreNode?: (name: string) => void;
   /** Closes open watches and stops serving. */
   readonly close: () => Promise<void>;
 }
@@ -61,17 +71,20 @@ export interface ApiServer {
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const storage = new ObjectStorage({ historySize: options.historySize });
+  const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
   const ctx: ServerContext = {
     registry: new ResourceRegistry(),
     storage,
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
+    ...controllers,
   };
   installCrdController(ctx);
   for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
     const ns: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name } };
     createObject(ctx, ctx.registry.lookup("", "v1", "namespaces")!, undefined, ns);
   }
+  const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   const hostname = options.hostname ?? "127.0.0.1";
@@ -86,6 +99,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
+    subresources: running.subresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
@@ -106,7 +120,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     requestCounts: () => ({ ...counts }),
     context: ctx,
     compactHistory: () => storage.hub.compact(storage.rv),
+    ...(running.simulation
+      ? { failNode: running.simulation.failNode, restoreNode: running.simulation.restoreNode }
+      : {}),
     close: async () => {
+      running.close();
       for (const close of [...active]) close();
       await server.shutdown();
     },

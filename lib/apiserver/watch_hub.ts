@@ -72,6 +72,7 @@ class Ring {
 export class WatchHub {
   #rings = new Map<string, Ring>();
   #sinks = new Map<string, Set<EventSink>>();
+  #allSinks = new Set<EventSink>();
 
   /**
    * @param capacity events kept per resource for resuming watches
@@ -89,6 +90,7 @@ export class WatchHub {
     ring.push(event);
     const sinks = this.#sinks.get(event.storageKey);
     if (sinks) { for (const s of sinks) s.deliver(event); }
+    for (const s of this.#allSinks) s.deliver(event);
   }
 
   /** Events of a resource after `rv`, or `expired` when some of them were evicted. */
@@ -114,6 +116,12 @@ export class WatchHub {
     }
     set.add(sink);
     return () => set.delete(sink);
+  }
+
+  /** Registers a sink for the events of every resource (in-server controllers). */
+  subscribeAll(sink: EventSink): () => void {
+    this.#allSinks.add(sink);
+    return () => this.#allSinks.delete(sink);
   }
 
   /** Number of registered watchers (all resources). */

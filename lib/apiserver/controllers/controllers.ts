@@ -1,0 +1,89 @@
+/**
+ * The in-server controllers as one unit: the context hooks they need (set when the server
+ * context is built) and their start/stop.
+ *
+ * @module
+ */
+import type { ServerContext } from "../context.ts";
+import type { ResourceInfo } from "../resource_info.ts";
+import type { SubresourceHandler } from "../router.ts";
+import type { KubeObject } from "../../core/object.ts";
+import { installGarbageCollector } from "./garbage_collector.ts";
+import { installNamespaceController } from "./namespace_controller.ts";
+import { namespaceDeletionBlocked } from "./plan_namespace.ts";
+import { podGracePeriod } from "./pod_grace_period.ts";
+import { bindingHandler } from "./bind_pod.ts";
+import { installSimulation, type Simulation, type SimulationOptions } from "./simulation.ts";
+
+/** Which controllers run. */
+export interface ControllerOptions {
+  /** Run the garbage collector (ownerReferences, orphan/foreground deletion); default true. */
+  readonly gc?: boolean;
+  /** Simulated nodes, scheduler and kubelets; default off (`false`). */
+  readonly simulation?: SimulationOptions | false;
+}
+
+/** Started controllers. */
+export interface RunningControllers {
+  /** POST subresource handlers for the router (`pods/binding`). */
+  readonly subresources: Map<string, SubresourceHandler>;
+  /** The simulation, when enabled. */
+  readonly simulation: Simulation | undefined;
+  /** Stops every controller and cancels its timers. */
+  readonly close: () => void;
+}
+
+/** The context hooks of the controllers plus the function that starts them. */
+export interface Controllers {
+  readonly gcEnabled: boolean;
+  readonly gracePeriodFor: (
+    info: ResourceInfo,
+    obj: KubeObject,
+    requested: number | undefined,
+  ) => number;
+  readonly deletionBlocked: (info: ResourceInfo, obj: KubeObject) => boolean;
+  /** Starts the controllers on the context built with these hooks (call once). */
+  readonly start: (ctx: ServerContext) => RunningControllers;
+}
+
+/**
+ * Prepares the in-server controllers: spread the result into the `ServerContext`, then call
+ * `start(ctx)`.
+ *
+ * Like kube-controller-manager's garbage collector and namespace controller plus KWOK, but
+ * in-process. The namespace controller always runs (namespaces wait in `spec.finalizers`).
+ *
+ * @example
+ * ```ts
+ * import { createControllers } from "./controllers.ts";
+ * const controllers = createControllers({ gc: true, simulation: false });
+ * controllers.gcEnabled; // true
+ * ```
+ */
+export function createControllers(options: ControllerOptions = {}): Controllers {
+  const gcEnabled = options.gc ?? true;
+  let simulation: Simulation | undefined;
+  return {
+    gcEnabled,
+    gracePeriodFor: (info, obj, requested) =>
+      info.storageKey === "/pods"
+        ? podGracePeriod(obj, requested, (node) => simulation?.hasKubelet(node) ?? false)
+        : 0,
+    deletionBlocked: namespaceDeletionBlocked,
+    start(ctx) {
+      const stops = [installNamespaceController(ctx)];
+      if (gcEnabled) stops.push(installGarbageCollector(ctx));
+      if (options.simulation) {
+        simulation = installSimulation(ctx, options.simulation);
+        stops.push(simulation.close);
+      }
+      return {
+        subresources: new Map([["pods/binding", bindingHandler(ctx)]]),
+        simulation,
+        close: () => {
+          for (const stop of stops) stop();
+        },
+      };
+    },
+  };
+}
