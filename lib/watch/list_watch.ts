@@ -165,6 +165,27 @@ export function listWatch<T = KubeObject>(
       }
     };
 
+    // A function of its own, so the page is not kept alive by the suspended run loop.
+    const list = async (ref: ResourceRef, token: string | undefined): Promise<void> => {
+      const page = await client.listPage(ref, {
+        ...scope,
+        limit: options.pageSize ?? 500,
+        ...(token ? { continue: token } : {}),
+        signal,
+      });
+      if (signal.aborted) return;
+      feed(
+        E.isLeft(page) ? { type: "listFailed", error: page.left } : {
+          type: "listed",
+          page: {
+            items: page.right.items,
+            resourceVersion: page.right.metadata?.resourceVersion ?? "",
+            ...(page.right.metadata?.continue ? { continue: page.right.metadata.continue } : {}),
+          },
+        },
+      );
+    };
+
     const run = async (): Promise<void> => {
       let ref: ResourceRef | undefined;
       for (let attempt = 0; ref === undefined; attempt++) {
@@ -183,28 +204,9 @@ export function listWatch<T = KubeObject>(
       while (!signal.aborted) {
         const command = watcherCommand(state);
         switch (command.type) {
-          case "list": {
-            const page = await client.listPage(ref, {
-              ...scope,
-              limit: options.pageSize ?? 500,
-              ...(command.continue ? { continue: command.continue } : {}),
-              signal,
-            });
-            if (signal.aborted) return;
-            feed(
-              E.isLeft(page) ? { type: "listFailed", error: page.left } : {
-                type: "listed",
-                page: {
-                  items: page.right.items,
-                  resourceVersion: page.right.metadata?.resourceVersion ?? "",
-                  ...(page.right.metadata?.continue
-                    ? { continue: page.right.metadata.continue }
-                    : {}),
-                },
-              },
-            );
+          case "list":
+            await list(ref, command.continue);
             break;
-          }
           case "watch":
             await watch(ref, command.resourceVersion);
             break;

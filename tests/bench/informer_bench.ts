@@ -1,0 +1,363 @@
+/**
+ * Informer pipeline benchmark: 20,000 realistic pods (~2.4 KB of JSON each, with
+ * managedFields, owner references and status) listed, then 40,000 MODIFIED events, through
+ * `listWatch` -> `reflect` -> an indexed store (3 indexes), against a plain
+ * `fetch + JSON.parse + Map` baseline fed the same bytes from the same local server.
+ *
+ * Run: `deno run -A --v8-flags=--expose-gc tests/bench/informer_bench.ts` (prints a table).
+ * Under `deno bench` it registers a small-size variant instead.
+ */
+import { rx } from "../../lib/deps.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
+import { createClient } from "../../lib/client/create_client.ts";
+import { listWatch } from "../../lib/watch/list_watch.ts";
+import { createStore } from "../../lib/store/create_store.ts";
+import { reflect } from "../../lib/store/reflect.ts";
+import { byNamespace } from "../../lib/store/by_namespace.ts";
+import { byLabel } from "../../lib/store/by_label.ts";
+import { byControllerOwnerUid } from "../../lib/store/by_controller_owner_uid.ts";
+import { stripManagedFields } from "../../lib/store/strip_managed_fields.ts";
+
+const encoder = new TextEncoder();
+
+/** A pod shaped like one a Deployment's ReplicaSet made and a kubelet runs. */
+function pod(i: number, rv: number): KubeObject {
+  const ns = `team-${i % 20}`;
+  const app = `app-${i % 200}`;
+  const rs = `${app}-7f9c6d${(i % 97).toString(16).padStart(2, "0")}`;
+  const name = `${rs}-${(i * 7919).toString(36).padStart(5, "x")}`;
+  const uid = (n: number) =>
+    `${n.toString(16).padStart(8, "0")}-1c2d-4e5f-8a9b-${(n * 31).toString(16).padStart(12, "0")}`;
+  const time = "2025-01-02T03:04:05Z";
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+
+      namespace: ns,
+      uid: uid(i),
+      resourceVersion: String(rv),
+      creationTimestamp: time,
+      labels: { app, "pod-template-hash": "7f9c6d", tier: i % 3 === 0 ? "frontend" : "backend" },
+      annotations: { "prometheus.io/scrape": "true" },
+      ownerReferences: [{
+        apiVersion: "apps/v1",
+        kind: "ReplicaSet",
+        name: rs,
+        uid: uid(100_000 + (i % 500)),
+        controller: true,
+        blockOwnerDeletion: true,
+      }],
+      managedFields: [
+        {
+          manager: "kube-controller-manager",
+          operation: "Update",
+          apiVersion: "v1",
+          time,
+          fieldsType: "FieldsV1",
+          fieldsV1: {
+            "f:metadata": {
+              "f:labels": { ".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:tier": {} },
+              "f:ownerReferences": { ".": {}, [`k:{"uid":"${uid(100_000 + (i % 500))}"}`]: {} },
+            },
+            "f:spec": {
+              "f:containers": {
+                'k:{"name":"main"}': {
+                  ".": {},
+                  "f:image": {},
+                  "f:name": {},
+                  "f:ports": {
+                    ".": {},
+                    'k:{"containerPort":8080,"protocol":"TCP"}': {
+                      ".": {},
+                      "f:containerPort": {},
+                      "f:protocol": {},
+                    },
+                  },
+                  "f:resources": {
+                    ".": {},
+                    "f:requests": { ".": {}, "f:cpu": {}, "f:memory": {} },
+                  },
+                },
+              },
+              "f:dnsPolicy": {},
+              "f:restartPolicy": {},
+              "f:terminationGracePeriodSeconds": {},
+            },
+          },
+        },
+        {
+          manager: "kubelet",
+          operation: "Update",
+          apiVersion: "v1",
+          time,
+          fieldsType: "FieldsV1",
+          subresource: "status",
+          fieldsV1: {
+            "f:status": {
+              "f:conditions": {
+                'k:{"type":"Ready"}': {
+                  ".": {},
+                  "f:lastTransitionTime": {},
+                  "f:status": {},
+                  "f:type": {},
+                },
+              },
+              "f:containerStatuses": {},
+              "f:hostIP": {},
+              "f:phase": {},
+              "f:podIP": {},
+              "f:startTime": {},
+            },
+          },
+        },
+      ],
+    },
+    spec: {
+      containers: [{
+        name: "main",
+        image: `registry.example.com/${app}:v1.4.2`,
+        ports: [{ containerPort: 8080, protocol: "TCP" }],
+        resources: { requests: { cpu: "100m", memory: "128Mi" } },
+      }],
+      restartPolicy: "Always",
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: "ClusterFirst",
+      serviceAccountName: "default",
+      nodeName: `node-${i % 50}`,
+      schedulerName: "default-scheduler",
+    },
+    status: {
+      phase: "Running",
+      conditions: ["Ready", "PodScheduled"].map((type) => ({
+        type,
+        status: "True",
+        lastProbeTime: null,
+        lastTransitionTime: time,
+      })),
+      hostIP: `10.1.${i % 50}.1`,
+      podIP: `10.2.${(i >> 8) & 255}.${i & 255}`,
+      startTime: time,
+      containerStatuses: [{
+        name: "main",
+        ready: true,
+        restartCount: rv % 3,
+        image: `registry.example.com/${app}:v1.4.2`,
+        imageID: `sha256:${"ab".repeat(16)}`,
+        started: true,
+        state: { running: { startedAt: time } },
+      }],
+    },
+  };
+}
+
+interface Fixture {
+  readonly list: Uint8Array;
+  readonly watch: Uint8Array;
+  readonly avgPodBytes: number;
+}
+
+function fixture(pods: number, events: number): Fixture {
+  const items = Array.from({ length: pods }, (_, i) => JSON.stringify(pod(i, 1000 + i)));
+  const avgPodBytes = items.reduce((n, s) => n + s.length, 0) / pods;
+  const list = encoder.encode(
+    `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"${1000 + pods}"},"items":[${
+      items.join(",")
+    }]}`,
+  );
+  const lines: string[] = [];
+  for (let e = 0; e < events; e++) {
+    lines.push(
+      `{"type":"MODIFIED","object":${JSON.stringify(pod(e % pods, 1000 + pods + 1 + e))}}\n`,
+    );
+  }
+  return { list, watch: encoder.encode(lines.join("")), avgPodBytes };
+}
+
+/** A local server answering discovery, the LIST (ignoring `limit`) and the watch stream. */
+function serve(f: Fixture) {
+  const chunk = 64 * 1024;
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req) => {
+    const url = new URL(req.url);
+    if (url.pathname === "/api/v1") {
+      return Response.json({ resources: [{ name: "pods", kind: "Pod", namespaced: true }] });
+    }
+    const body = url.searchParams.get("watch") !== "true" ? f.list : f.watch;
+    let at = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= body.length) return controller.close();
+        controller.enqueue(body.subarray(at, at + chunk));
+        at += chunk;
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "application/json" } });
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+function heapUsed(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  return Deno.memoryUsage().heapUsed;
+}
+
+/** The baseline: fetch the list, JSON.parse it into a Map, then parse watch lines into it. */
+async function baseline(url: string, events: number): Promise<unknown> {
+  const map = new Map<string, KubeObject>();
+  const list = JSON.parse(await (await fetch(`${url}/api/v1/pods`)).text()) as {
+    items: KubeObject[];
+  };
+  for (const p of list.items) map.set(`${p.metadata!.namespace}/${p.metadata!.name}`, p);
+  const res = await fetch(`${url}/api/v1/pods?watch=true`);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let carry = "";
+  let seen = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = carry + decoder.decode(value, { stream: true });
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+      const e = JSON.parse(text.slice(start, nl)) as { object: KubeObject };
+      map.set(`${e.object.metadata!.namespace}/${e.object.metadata!.name}`, e.object);
+      seen++;
+      start = nl + 1;
+    }
+    carry = text.slice(start);
+  }
+  if (seen !== events) throw new Error(`baseline saw ${seen} events`);
+  return map;
+}
+
+/** Our pipeline: listWatch -> reflect -> store with 3 indexes. */
+async function pipeline(url: string, events: number, strip: boolean): Promise<unknown> {
+  const client = createClient({
+    server: url,
+    namespace: "default",
+    tls: { insecureSkipVerify: false },
+    auth: { type: "none" },
+  }, { rateLimit: { qps: 1e6, burst: 1e6 } });
+  const { reader, writer } = createStore<KubeObject>({
+    indexers: { namespace: byNamespace, app: byLabel("app"), owner: byControllerOwnerUid },
+    ...(strip ? { transform: stripManagedFields } : {}),
+  });
+  let seen = 0;
+  await rx.firstValueFrom(
+    listWatch(client, { apiVersion: "v1", kind: "Pod" }).pipe(
+      reflect(writer),
+      rx.filter((d) => d.type === "Updated" && ++seen === events),
+    ),
+  );
+  client.close();
+  return reader;
+}
+
+interface Sample {
+  readonly ms: number;
+  readonly heap: number;
+}
+
+async function measure(run: () => Promise<unknown>): Promise<Sample> {
+  // Let the previous run's aborted requests settle so its memory is gone before we start.
+  await new Promise((r) => setTimeout(r, 200));
+  const before = heapUsed();
+  const t0 = performance.now();
+  const kept = await run();
+  const ms = performance.now() - t0;
+  const heap = heapUsed() - before;
+  if (kept === undefined) throw new Error("unreachable");
+  return { ms, heap };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function report(pods: number, events: number, rounds: number): Promise<boolean> {
+  const f = fixture(pods, events);
+  const srv = serve(f);
+  const runs: Record<string, Sample[]> = { baseline: [], pipeline: [], stripped: [] };
+  for (let r = 0; r < rounds; r++) {
+    runs.baseline.push(await measure(() => baseline(srv.url, events)));
+    runs.pipeline.push(await measure(() => pipeline(srv.url, events, false)));
+    runs.stripped.push(await measure(() => pipeline(srv.url, events, true)));
+  }
+  await srv.close();
+  if (Deno.env.get("BENCH_DEBUG")) console.log(JSON.stringify(runs));
+  const base = {
+    ms: median(runs.baseline.map((s) => s.ms)),
+    heap: median(runs.baseline.map((s) => s.heap)),
+  };
+  const row = (name: string, ms: number, heap: number, timeMax: number, heapMax: number) => {
+    const tr = ms / base.ms, hr = heap / base.heap;
+    const pass = tr <= timeMax && hr <= heapMax;
+    console.log(
+      `| ${name.padEnd(30)} | ${ms.toFixed(0).padStart(7)} | ${
+        (heap / 2 ** 20).toFixed(1).padStart(8)
+      } | ${tr.toFixed(2).padStart(5)} (<=${timeMax}) | ${
+        hr.toFixed(2).padStart(5)
+      } (<=${heapMax}) | ${pass ? "PASS" : "FAIL"} |`,
+    );
+    return pass;
+  };
+  console.log(
+    `${pods} pods (avg ${f.avgPodBytes.toFixed(0)} B JSON), ${events} MODIFIED events; list ${
+      (f.list.length / 2 ** 20).toFixed(1)
+    } MiB, watch ${(f.watch.length / 2 ** 20).toFixed(1)} MiB; median of ${rounds}; gc exposed: ${
+      "gc" in globalThis
+    }`,
+  );
+  console.log(
+    "| run                            |   ms    | heap MiB | time ratio   | heap ratio   | result |",
+  );
+  console.log(
+    "|--------------------------------|---------|----------|--------------|--------------|--------|",
+  );
+  console.log(
+    `| ${"fetch + JSON.parse + Map".padEnd(30)} | ${base.ms.toFixed(0).padStart(7)} | ${
+      (base.heap / 2 ** 20).toFixed(1).padStart(8)
+    } |         1.00 |         1.00 | -      |`,
+  );
+  const p = runs.pipeline, s = runs.stripped;
+  const ok1 = row(
+    "listWatch+store, 3 indexes",
+    median(p.map((x) => x.ms)),
+    median(p.map((x) => x.heap)),
+    1.25,
+    1.2,
+  );
+  const ok2 = row(
+    "... + stripManagedFields",
+    median(s.map((x) => x.ms)),
+    median(s.map((x) => x.heap)),
+    1.25,
+    0.7,
+  );
+  return ok1 && ok2;
+}
+
+if (import.meta.main) {
+  const pods = Number(Deno.args[0] ?? 20_000);
+  const events = Number(Deno.args[1] ?? 40_000);
+  const ok = await report(pods, events, Number(Deno.args[2] ?? 3));
+  if (!ok) Deno.exitCode = 1;
+} else {
+  const f = fixture(2_000, 4_000);
+  Deno.bench("informer pipeline: 2,000 pods + 4,000 MODIFIED, baseline fetch+JSON.parse+Map", {
+    group: "informer",
+    baseline: true,
+  }, async () => {
+    const srv = serve(f);
+    await baseline(srv.url, 4_000);
+    await srv.close();
+  });
+  Deno.bench("informer pipeline: 2,000 pods + 4,000 MODIFIED, listWatch -> store (3 indexes)", {
+    group: "informer",
+  }, async () => {
+    const srv = serve(f);
+    await pipeline(srv.url, 4_000, false);
+    await srv.close();
+  });
+}
