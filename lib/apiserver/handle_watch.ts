@@ -162,14 +162,11 @@ export function handleWatch(
         ? setInterval(() => bookmark(false), settings.bookmarkIntervalMs)
         : 0;
       settings.active.add(close);
-      const onAbort = () => close();
-      req.signal.addEventListener("abort", onAbort);
       teardown = () => {
         unsubscribe();
         timers.forEach(clearTimeout);
         if (interval) clearInterval(interval);
         settings.active.delete(close);
-        req.signal.removeEventListener("abort", onAbort);
       };
     },
     cancel() {
