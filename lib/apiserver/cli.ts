@@ -1,6 +1,6 @@
 /**
- * `deno task apiserver [--port N] [--kubeconfig PATH]`: runs the embedded API server until
- * Ctrl-C / SIGTERM.
+ * `deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH] [--data-dir DIR]
+ * [--token TOKEN] [--tls]`: runs the embedded API server until Ctrl-C / SIGTERM.
  *
  * @module
  */
@@ -11,6 +11,14 @@ export interface CliArgs {
   readonly port: number;
   readonly kubeconfig?: string;
   readonly help: boolean;
+  /** Address to bind (default 127.0.0.1). */
+  readonly host?: string;
+  /** Keep state in this directory across restarts. */
+  readonly dataDir?: string;
+  /** Bearer token required on every request. */
+  readonly token?: string;
+  /** Serve HTTPS with a generated certificate. */
+  readonly tls?: boolean;
 }
 
 /**
@@ -28,6 +36,7 @@ export function parseCliArgs(argv: readonly string[]):
   let port = 0;
   let kubeconfig: string | undefined;
   let help = false;
+  const extra: { host?: string; dataDir?: string; token?: string; tls?: boolean } = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
@@ -47,6 +56,20 @@ export function parseCliArgs(argv: readonly string[]):
         kubeconfig = v;
         break;
       }
+      case "--host":
+      case "--data-dir":
+      case "--token": {
+        const v = value();
+        if (!v) return { ok: false, error: `${flag}: expected a value` };
+        if (flag === "--host") extra.host = v;
+        else if (flag === "--data-dir") extra.dataDir = v;
+        else extra.token = v;
+        break;
+      }
+      case "--tls":
+        if (inline !== undefined) return { ok: false, error: "--tls: takes no value" };
+        extra.tls = true;
+        break;
       case "-h":
       case "--help":
         help = true;
@@ -55,14 +78,19 @@ export function parseCliArgs(argv: readonly string[]):
         return { ok: false, error: `unknown flag ${JSON.stringify(argv[i])}` };
     }
   }
-  return { ok: true, args: { port, kubeconfig, help } };
+  return { ok: true, args: { port, kubeconfig, help, ...extra } };
 }
 
-const usage = `usage: deno task apiserver [--port N] [--kubeconfig PATH]
+const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
+                             [--data-dir DIR] [--token TOKEN] [--tls]
 
-Runs kubefold's embedded Kubernetes API server on 127.0.0.1.
+Runs kubefold's embedded Kubernetes API server.
   --port N           port to listen on (default: a free port)
-  --kubeconfig PATH  write a kubeconfig for kubectl to PATH`;
+  --host ADDR        address to bind (default: 127.0.0.1)
+  --kubeconfig PATH  write a kubeconfig for kubectl to PATH
+  --data-dir DIR     keep all objects in DIR across restarts (default: memory only)
+  --token TOKEN      require "Authorization: Bearer TOKEN" on every request
+  --tls              serve HTTPS with a generated self-signed certificate`;
 
 async function main(): Promise<number> {
   const parsed = parseCliArgs(Deno.args);
@@ -74,7 +102,21 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const server = await startApiServer({ port: parsed.args.port });
+  const { args } = parsed;
+  let server;
+  try {
+    server = await startApiServer({
+      port: args.port,
+      hostname: args.host,
+      dataDir: args.dataDir,
+      token: args.token,
+      tls: args.tls,
+      logger: { warn: (msg, fields) => console.error(`apiserver: warning: ${msg}`, fields ?? "") },
+    });
+  } catch (e) {
+    console.error(`apiserver: ${e instanceof Error ? e.message : e}`);
+    return 1;
+  }
   if (parsed.args.kubeconfig) {
     await Deno.writeTextFile(parsed.args.kubeconfig, server.kubeconfig, { mode: 0o600 });
   }

@@ -7,6 +7,7 @@
 import { failure } from "../core/status.ts";
 import { ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
 import type { ServerContext } from "./context.ts";
+import { authorizeRequest } from "./auth.ts";
 import {
   apiGroup,
   apiGroupList,
@@ -41,6 +42,8 @@ export interface RouterOptions {
   readonly count: (verb: string, resource: string) => void;
   /** POST handlers of extra subresources, keyed `plural/subresource`. */
   readonly subresources?: Map<string, SubresourceHandler>;
+  /** Bearer token every request must carry (401 otherwise); undefined: no check. */
+  readonly token?: string;
 }
 
 const notFound = () =>
@@ -136,6 +139,8 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   }
 
   return async (req: Request): Promise<Response> => {
+    const denied = authorizeRequest(req, opts.token);
+    if (denied) return denied;
     try {
       return await route(req);
     } catch (e) {

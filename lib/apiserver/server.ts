@@ -14,6 +14,8 @@ import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
+import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
+import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -29,6 +31,22 @@ export interface ApiServerOptions {
   readonly maxBufferedEvents?: number;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Directory that keeps all objects and the resourceVersion counter across restarts
+   * (write-ahead log, fsynced before a write is answered, plus snapshots); default: memory only.
+   */
+  readonly dataDir?: string;
+  /** The write-ahead log is compacted once larger than this and the last snapshot; 8 MiB. */
+  readonly compactAfterBytes?: number;
+  /** Receives warnings (e.g. a torn last log record dropped at start); default: none. */
+  readonly logger?: PersistenceLogger;
+  /** Bearer token every request must carry (else 401); also written into the kubeconfig. */
+  readonly token?: string;
+  /**
+   * Serve HTTPS with a generated self-signed CA and certificate (kept in `dataDir` if set);
+   * the kubeconfig gets the CA and an `https://` URL.
+   */
+  readonly tls?: boolean;
   /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
   readonly gc?: boolean;
   /** Simulated nodes, scheduler and kubelets (KWOK-style); default `false` (pods stay Pending). */
@@ -41,6 +59,8 @@ export interface ApiServer {
   readonly url: string;
   /** A kubeconfig (YAML) that points kubectl and clients at this server. */
   readonly kubeconfig: string;
+  /** PEM of the CA that signed the server certificate (with `tls`). */
+  readonly caCert?: string;
   /** Requests served so far by `verb resource` (e.g. `list pods`). */
   readonly requestCounts: () => Record<string, number>;
   /** Direct access for tests and in-process tooling. */
@@ -70,7 +90,18 @@ export interface ApiServer {
  * ```
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
-  const storage = new ObjectStorage({ historySize: options.historySize });
+  const opened = options.dataDir === undefined ? undefined : openDataDir(options.dataDir, {
+    logger: options.logger,
+    compactAfterBytes: options.compactAfterBytes,
+  });
+  if (opened?._tag === "Left") throw new Error(opened.left.message);
+  const data = opened?.right;
+  const storage = new ObjectStorage({
+    historySize: options.historySize,
+    initialRv: data?.rv,
+    restored: data?.restored,
+    journal: data?.journal,
+  });
   const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
   const ctx: ServerContext = {
     registry: new ResourceRegistry(),
@@ -80,14 +111,26 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...controllers,
   };
   installCrdController(ctx);
+  if (data) restoreCrds(ctx);
   for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
+    const nsInfo = ctx.registry.lookup("", "v1", "namespaces")!;
+    if (storage.get(nsInfo.storageKey, name)) continue; // restored
     const ns: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name } };
-    createObject(ctx, ctx.registry.lookup("", "v1", "namespaces")!, undefined, ns);
+    createObject(ctx, nsInfo, undefined, ns);
   }
   const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   const hostname = options.hostname ?? "127.0.0.1";
+  const hosts = ["localhost", "127.0.0.1", "::1"];
+  if (!hosts.includes(hostname) && hostname !== "0.0.0.0" && hostname !== "::") {
+    hosts.push(hostname);
+  }
+  const tls = !options.tls
+    ? undefined
+    : options.dataDir !== undefined
+    ? await loadOrCreateCertificates(options.dataDir, { hosts })
+    : await generateCertificates({ hosts });
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
   const handler = createRouter(ctx, {
@@ -99,24 +142,40 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
+    token: options.token,
     subresources: running.subresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
   });
-  const server = Deno.serve({
-    port: options.port ?? 0,
-    hostname,
-    onListen: (addr) => resolve(addr as Deno.NetAddr),
-    onError: () => new Response("internal error", { status: 500 }),
-  }, handler);
+  const serve = () =>
+    Deno.serve({
+      port: options.port ?? 0,
+      hostname,
+      onListen: (addr) => resolve(addr as Deno.NetAddr),
+      onError: () => new Response("internal error", { status: 500 }),
+      ...(tls ? { cert: tls.cert, key: tls.key } : {}),
+    }, handler);
+  let server: Deno.HttpServer;
+  try {
+    server = serve();
+  } catch (e) {
+    data?.close(); // e.g. the port is taken: release the data dir
+    throw e;
+  }
   const addr = await listening;
   address = `${addr.hostname}:${addr.port}`;
-  const url = `http://${address}`;
+  const url = `${tls ? "https" : "http"}://${address}`;
   return {
     url,
-    kubeconfig: kubeconfigFor({ server: url, namespace: "default" }),
+    kubeconfig: kubeconfigFor({
+      server: url,
+      namespace: "default",
+      token: options.token,
+      caData: tls?.caCert,
+    }),
+    caCert: tls?.caCert,
     requestCounts: () => ({ ...counts }),
     context: ctx,
     compactHistory: () => storage.hub.compact(storage.rv),
@@ -127,6 +186,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       running.close();
       for (const close of [...active]) close();
       await server.shutdown();
+      data?.close();
     },
   };
 }

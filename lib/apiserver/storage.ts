@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import { type StoredEvent, WatchHub } from "./watch_hub.ts";
+import type { RestoredObject, StorageJournal } from "./persistence/journal_entry.ts";
 
 /** An object at rest, with its serialization cached. */
 export interface Stored {
@@ -34,6 +35,10 @@ export interface StorageOptions {
   readonly historySize?: number;
   /** The first resourceVersion minus one (default 1). */
   readonly initialRv?: number;
+  /** Objects to start with (restored from disk; no events, history starts at `initialRv`). */
+  readonly restored?: Iterable<RestoredObject>;
+  /** Receives every mutation before it is applied (write-ahead log); a throw fails the write. */
+  readonly journal?: StorageJournal;
 }
 
 /** Objects by storage key and object key, plus the global revision and watch hub. */
@@ -41,10 +46,15 @@ export class ObjectStorage {
   #tables = new Map<string, Table>();
   #rv: number;
   readonly hub: WatchHub;
+  readonly #journal: StorageJournal | undefined;
 
   constructor(options: StorageOptions = {}) {
     this.#rv = options.initialRv ?? 1;
     this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv);
+    this.#journal = options.journal;
+    for (const r of options.restored ?? []) {
+      this.#table(r.storageKey).items.set(r.key, { object: r.object });
+    }
   }
 
   /** The current global resourceVersion. */
@@ -101,8 +111,10 @@ export class ObjectStorage {
   put(storageKey: string, key: string, object: KubeObject): KubeObject {
     const t = this.#table(storageKey);
     const prev = t.items.get(key);
-    const rv = ++this.#rv;
+    const rv = this.#rv + 1;
     object.metadata = { ...object.metadata, resourceVersion: String(rv) };
+    this.#journal?.append({ type: "put", rv, storageKey, key, object });
+    this.#rv = rv;
     const stored: Stored = { object };
     if (!prev) t.sortedKeys = undefined;
     t.items.set(key, stored);
@@ -118,7 +130,9 @@ export class ObjectStorage {
     const t = this.#tables.get(storageKey);
     const prev = t?.items.get(key);
     if (!t || !prev) return undefined;
-    const rv = ++this.#rv;
+    const rv = this.#rv + 1;
+    this.#journal?.append({ type: "remove", rv, storageKey, key });
+    this.#rv = rv;
     t.items.delete(key);
     t.sortedKeys = undefined;
     const object = {
@@ -131,6 +145,7 @@ export class ObjectStorage {
 
   /** Drops a whole resource's table without events (used when its CRD is gone). */
   dropTable(storageKey: string): void {
+    if (this.#tables.has(storageKey)) this.#journal?.append({ type: "drop", storageKey });
     this.#tables.delete(storageKey);
   }
 }

@@ -1,0 +1,30 @@
+/**
+ * CRC-32 (IEEE 802.3, the zlib/PNG polynomial), to detect torn or damaged log records.
+ *
+ * @module
+ */
+
+const table = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/**
+ * The CRC-32 of some bytes, as an unsigned 32-bit number.
+ *
+ * @example
+ * ```ts
+ * import { crc32 } from "./crc32.ts";
+ * crc32(new TextEncoder().encode("123456789")).toString(16); // "cbf43926"
+ * ```
+ */
+export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let c = 0xffffffff;
+  for (let i = start; i < end; i++) c = table[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { parseCliArgs } from "../../../lib/apiserver/cli.ts";
+
+Deno.test("parseCliArgs() reads the data dir, token, TLS and host flags", () => {
+  assert.deepEqual(
+    parseCliArgs(["--data-dir", "/d", "--token=t", "--tls", "--host", "0.0.0.0", "--port", "1"]),
+    {
+      ok: true,
+      args: {
+        port: 1,
+        kubeconfig: undefined,
+        help: false,
+        dataDir: "/d",
+        token: "t",
+        tls: true,
+        host: "0.0.0.0",
+      },
+    },
+  );
+  assert.deepEqual(parseCliArgs([]), {
+    ok: true,
+    args: { port: 0, kubeconfig: undefined, help: false },
+  });
+});
+
+Deno.test("parseCliArgs() names the flag that lacks its value", () => {
+  assert.deepEqual(parseCliArgs(["--data-dir"]), {
+    ok: false,
+    error: "--data-dir: expected a value",
+  });
+  assert.deepEqual(parseCliArgs(["--token="]), { ok: false, error: "--token: expected a value" });
+  assert.deepEqual(parseCliArgs(["--tls=yes"]), { ok: false, error: "--tls: takes no value" });
+});
