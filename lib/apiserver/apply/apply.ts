@@ -128,7 +128,14 @@ export function apply(
   if (mine && !isEmptyFieldSet(mine.fields)) {
     const owned = others.reduce((acc, m) => union(acc, m.fields), newSet.right);
     const toRemove = difference(mine.fields, owned);
-    if (!isEmptyFieldSet(toRemove)) object = removeFields(object, toRemove, { schema, owned });
+    if (!isEmptyFieldSet(toRemove)) {
+      // Merging the configuration again restores empty objects and lists it spells out.
+      object = mergeApplied(
+        removeFields(object, toRemove, { schema, owned }),
+        config,
+        schema,
+      ) as KubeObject;
+    }
   }
 
   const changes = compareObjects(trackedView(base, scope), trackedView(object, scope), schema);

@@ -11,7 +11,13 @@ import {
   type ListMapApplySchema,
   shapeOf,
 } from "./apply_schema.ts";
-import { descend, type FieldSet, type MutableFieldSet, mutableFieldSet } from "./field_set.ts";
+import {
+  compactFieldSet,
+  descend,
+  type FieldSet,
+  type MutableFieldSet,
+  mutableFieldSet,
+} from "./field_set.ts";
 import { itemElement } from "./_list_items.ts";
 import { elementKey, fieldElement, type PathElement } from "./path_element.ts";
 
@@ -116,12 +122,6 @@ function compareContainer(
   }
 }
 
-/** Drops empty child nodes left behind by eager descents (in place; builders only). */
-function compact(node: MutableFieldSet): boolean {
-  for (const [k, c] of node.children) if (!compact(c.set)) node.children.delete(k);
-  return node.members.size > 0 || node.children.size > 0;
-}
-
 /**
  * The fields that differ between two objects under a schema: added (with every field of an
  * added object or list item, the container itself included), modified leaves, removed.
@@ -148,8 +148,12 @@ export function compareObjects(
 ): FieldChanges {
   const s = { a: mutableFieldSet(), m: mutableFieldSet(), r: mutableFieldSet() };
   compareContainer(old, next, schema, "struct", s);
-  compact(s.a);
-  compact(s.m);
-  compact(s.r);
-  return { added: s.a, modified: s.m, removed: s.r };
+  // ObjectMeta is always there in kube's typed objects: it is never added or removed itself.
+  s.a.members.delete("f:metadata");
+  s.r.members.delete("f:metadata");
+  return {
+    added: compactFieldSet(s.a),
+    modified: compactFieldSet(s.m),
+    removed: compactFieldSet(s.r),
+  };
 }

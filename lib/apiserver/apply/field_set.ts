@@ -48,6 +48,15 @@ export function descend(
   return child.set;
 }
 
+/** Drops empty child nodes left behind by eager descents (in place; builders only). */
+export function compactFieldSet(node: MutableFieldSet): MutableFieldSet {
+  for (const [k, c] of node.children) {
+    compactFieldSet(c.set);
+    if (c.set.members.size === 0 && c.set.children.size === 0) node.children.delete(k);
+  }
+  return node;
+}
+
 /** The empty set. */
 export const emptyFieldSet: FieldSet = { members: new Map(), children: new Map() };
 

@@ -6,7 +6,13 @@
 import type { Either } from "../../deps.ts";
 import { left, right } from "../patch/_either.ts";
 import { type ApplySchema, fieldApplySchema, shapeOf } from "./apply_schema.ts";
-import { descend, type FieldSet, type MutableFieldSet, mutableFieldSet } from "./field_set.ts";
+import {
+  compactFieldSet,
+  descend,
+  type FieldSet,
+  type MutableFieldSet,
+  mutableFieldSet,
+} from "./field_set.ts";
 import { itemKey } from "./_list_items.ts";
 import {
   elementKey,
@@ -133,7 +139,7 @@ export function checkedFieldsOf(
   const root = mutableFieldSet();
   const errors: ApplyInvalid[] = [];
   walk(obj as Record<string, unknown>, schema, root, undefined, errors);
-  return errors.length ? left(errors[0]) : right(root);
+  return errors.length ? left(errors[0]) : right(compactFieldSet(root));
 }
 
 /**
@@ -154,5 +160,5 @@ export function fieldsOf(
 ): FieldSet {
   const root = mutableFieldSet();
   walk(obj as Record<string, unknown>, schema, root, undefined, []);
-  return root;
+  return compactFieldSet(root);
 }
