@@ -50,7 +50,12 @@ export {
 } from "./set_condition.ts";
 export { diff, type DiffOptions, SERVER_OWNED_PATHS } from "./diff.ts";
 export { type ChildrenPlan, planChildren, type PlanChildrenOptions } from "./plan_children.ts";
-export { planReplicas, type PlanReplicasOptions, type ReplicaPlan } from "./plan_replicas.ts";
+export {
+  planReplicas,
+  type PlanReplicasOptions,
+  type ReplicaCandidate,
+  type ReplicaPlan,
+} from "./plan_replicas.ts";
 export {
   childNames,
   type ChildNamesOptions,

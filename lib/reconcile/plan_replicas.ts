@@ -3,8 +3,12 @@
  *
  * @module
  */
-import type { HasMetadata } from "../store/has_metadata.ts";
-import { isControlledBy } from "./owner_reference.ts";
+import { type HasOwnerReferences, isControlledBy } from "./owner_reference.ts";
+
+/** What {@link planReplicas} reads off a child: owner references and `deletionTimestamp`. */
+export interface ReplicaCandidate extends HasOwnerReferences {
+  readonly metadata?: HasOwnerReferences["metadata"] & { readonly deletionTimestamp?: string };
+}
 
 /** Options of {@link planReplicas}. */
 export interface PlanReplicasOptions<T> {
@@ -55,7 +59,7 @@ export interface ReplicaPlan<T> {
  * r.delete.map((p) => p.metadata.name); // ["c", "b"]
  * ```
  */
-export function planReplicas<T extends HasMetadata>(
+export function planReplicas<T extends ReplicaCandidate>(
   observed: readonly T[],
   options: PlanReplicasOptions<T>,
 ): ReplicaPlan<T> {
