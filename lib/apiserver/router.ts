@@ -16,6 +16,7 @@ import {
   serverVersion,
 } from "./discovery.ts";
 import { openApiV2 } from "./openapi.ts";
+import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
 import { handleGet, handleList } from "./handle_read.ts";
 import { handleWatch, type WatchSettings } from "./handle_watch.ts";
@@ -55,6 +56,7 @@ const methodNotAllowed = () =>
 
 /** Creates the request handler. */
 export function createRouter(ctx: ServerContext, opts: RouterOptions) {
+  const openApiV3 = createOpenApiV3(ctx);
   async function route(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -67,6 +69,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       if (path === "/api") return json(apiVersions(opts.address));
       if (path === "/apis") return json(apiGroupList(ctx.registry));
       if (path === "/openapi/v2") return openApiV2(req.headers.get("accept"));
+      if (path === "/openapi/v3" || path.startsWith("/openapi/v3/")) return openApiV3(req, path);
       if (parts[0] === "apis" && parts.length === 2) {
         const g = apiGroup(ctx.registry, parts[1]);
         return g ? json(g) : notFound();

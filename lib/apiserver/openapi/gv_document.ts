@@ -1,0 +1,79 @@
+/**
+ * One group/version's OpenAPI v3 document, as served at `/openapi/v3/api/v1` or
+ * `/openapi/v3/apis/<group>/<version>`: the paths of its resources and every component
+ * schema they reach (kinds, lists, meta/v1 types), keys sorted so equal content serializes
+ * to equal bytes.
+ *
+ * @module
+ */
+import type { ResourceInfo } from "../resource_info.ts";
+import { referencedNames, type Schema } from "./schema_builder.ts";
+import { metaSchemas } from "./meta_schemas.ts";
+import { coreSchemas } from "./core_schemas.ts";
+import { groupSchemas } from "./group_schemas.ts";
+import { resourceSchemas } from "./resource_schemas.ts";
+import { resourcePaths } from "./resource_paths.ts";
+
+/** One served resource of the group/version, with its CRD schema when custom. */
+export interface GvResource {
+  readonly info: ResourceInfo;
+  /** `openAPIV3Schema` of the CRD version serving it. */
+  readonly crdSchema?: Schema;
+}
+
+/** An OpenAPI 3.0 document (JSON). */
+export interface OpenApiDocument {
+  readonly openapi: "3.0.0";
+  readonly info: { readonly title: string; readonly version: string };
+  readonly paths: Readonly<Record<string, Schema>>;
+  readonly components: { readonly schemas: Readonly<Record<string, Schema>> };
+}
+
+/** All described built-in component schemas by name. */
+export const builtinCatalog: Readonly<Record<string, Schema>> = {
+  ...metaSchemas,
+  ...coreSchemas,
+  ...groupSchemas,
+};
+
+const sortedObject = <T>(entries: Iterable<[string, T]>): Record<string, T> =>
+  Object.fromEntries([...entries].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * Builds the document of one group/version from its resources.
+ *
+ * @example
+ * ```ts
+ * import { gvDocument } from "./gv_document.ts";
+ * import { builtinResources } from "../builtin_resources.ts";
+ * const doc = gvDocument(builtinResources()
+ *   .filter((r) => r.group === "coordination.k8s.io")
+ *   .map((info) => ({ info })));
+ * "io.k8s.api.coordination.v1.Lease" in doc.components.schemas; // true
+ * ```
+ */
+export function gvDocument(resources: readonly GvResource[]): OpenApiDocument {
+  const own = new Map<string, Schema>();
+  const paths = new Map<string, Schema>();
+  for (const { info, crdSchema } of resources) {
+    const r = resourceSchemas(info, { catalog: builtinCatalog, crdSchema });
+    for (const [name, schema] of Object.entries(r.schemas)) own.set(name, schema);
+    for (const [path, item] of Object.entries(resourcePaths(info, r))) paths.set(path, item);
+  }
+  const schemas = new Map(own);
+  const pending = [...own.values(), ...paths.values()];
+  while (pending.length) {
+    for (const name of referencedNames(pending.pop())) {
+      const schema = builtinCatalog[name];
+      if (schemas.has(name) || !schema) continue;
+      schemas.set(name, schema);
+      pending.push(schema);
+    }
+  }
+  return {
+    openapi: "3.0.0",
+    info: { title: "Kubernetes", version: "v1.32.0" },
+    paths: sortedObject(paths),
+    components: { schemas: sortedObject(schemas) },
+  };
+}
