@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { adaptiveBucket } from "../../lib/client/adaptive_bucket.ts";
 

@@ -208,14 +208,16 @@ Deno.test("a request to an unreachable server is a network error after retries",
 
 Deno.test("apply() sends an apply patch with fieldManager and force; writes send the client's field manager", async () => {
   const seen: { method: string; url: string; type: string | null; body: string }[] = [];
-  const recording: typeof fetch = async (input, init) => {
+  const recording: typeof fetch = (input, init) => {
     seen.push({
       method: init?.method ?? "GET",
       url: String(input),
       type: new Headers(init?.headers).get("content-type"),
       body: String(init?.body ?? ""),
     });
-    return Response.json({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "s" } });
+    return Promise.resolve(
+      Response.json({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "s" } }),
+    );
   };
   const client = createClient({
     server: "http://k8s.invalid",
