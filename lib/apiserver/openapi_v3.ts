@@ -100,7 +100,12 @@ export function createOpenApiV3(
   const snapshot = (): Promise<Snapshot> => {
     if (!cached || cachedGeneration !== ctx.registry.generation) {
       cachedGeneration = ctx.registry.generation;
-      cached = build(ctx);
+      const building = build(ctx);
+      cached = building;
+      // A failed build is not kept: the next request tries again.
+      building.catch(() => {
+        if (cached === building) cached = undefined;
+      });
     }
     return cached;
   };
