@@ -1,6 +1,7 @@
 /**
  * `deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH] [--data-dir DIR]
- * [--token TOKEN] [--tls]`: runs the embedded API server until Ctrl-C / SIGTERM.
+ * [--token TOKEN] [--tls] [--nodes N | --no-simulation]`: runs the embedded API server until
+ * Ctrl-C / SIGTERM; by default with 3 simulated nodes that schedule and run pods.
  *
  * @module
  */
@@ -19,6 +20,10 @@ export interface CliArgs {
   readonly token?: string;
   /** Serve HTTPS with a generated certificate. */
   readonly tls?: boolean;
+  /** Simulated nodes (`--nodes`); default 3. */
+  readonly nodes?: number;
+  /** `false` with `--no-simulation`: no nodes, scheduler or kubelets (pods stay Pending). */
+  readonly simulation?: boolean;
 }
 
 /**
@@ -36,7 +41,14 @@ export function parseCliArgs(argv: readonly string[]):
   let port = 0;
   let kubeconfig: string | undefined;
   let help = false;
-  const extra: { host?: string; dataDir?: string; token?: string; tls?: boolean } = {};
+  const extra: {
+    host?: string;
+    dataDir?: string;
+    token?: string;
+    tls?: boolean;
+    nodes?: number;
+    simulation?: boolean;
+  } = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
@@ -70,6 +82,22 @@ export function parseCliArgs(argv: readonly string[]):
         if (inline !== undefined) return { ok: false, error: "--tls: takes no value" };
         extra.tls = true;
         break;
+      case "--nodes": {
+        const v = value();
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 1000) {
+          return {
+            ok: false,
+            error: `--nodes: expected a number of nodes, got ${JSON.stringify(v)}`,
+          };
+        }
+        extra.nodes = n;
+        break;
+      }
+      case "--no-simulation":
+        if (inline !== undefined) return { ok: false, error: "--no-simulation: takes no value" };
+        extra.simulation = false;
+        break;
       case "-h":
       case "--help":
         help = true;
@@ -83,6 +111,7 @@ export function parseCliArgs(argv: readonly string[]):
 
 const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
                              [--data-dir DIR] [--token TOKEN] [--tls]
+                             [--nodes N | --no-simulation]
 
 Runs kubefold's embedded Kubernetes API server.
   --port N           port to listen on (default: a free port)
@@ -90,7 +119,9 @@ Runs kubefold's embedded Kubernetes API server.
   --kubeconfig PATH  write a kubeconfig for kubectl to PATH
   --data-dir DIR     keep all objects in DIR across restarts (default: memory only)
   --token TOKEN      require "Authorization: Bearer TOKEN" on every request
-  --tls              serve HTTPS with a generated self-signed certificate`;
+  --tls              serve HTTPS with a generated self-signed certificate
+  --nodes N          simulated nodes that schedule and run pods (default: 3)
+  --no-simulation    no simulated nodes, scheduler or kubelets: pods stay Pending`;
 
 async function main(): Promise<number> {
   const parsed = parseCliArgs(Deno.args);
@@ -111,6 +142,7 @@ async function main(): Promise<number> {
       dataDir: args.dataDir,
       token: args.token,
       tls: args.tls,
+      simulation: args.simulation === false ? false : { nodes: args.nodes ?? 3 },
       logger: { warn: (msg, fields) => console.error(`apiserver: warning: ${msg}`, fields ?? "") },
     });
   } catch (e) {
