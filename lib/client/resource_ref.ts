@@ -36,7 +36,7 @@ export interface PathOptions {
  * @example
  * ```ts
  * import { apiVersionOf } from "./resource_ref.ts";
- * apiVersionOf({ group: "apps", version: "v1", plural: "deployments", kind: "Deployment", namespaced: true }); // "apps/v1"
+ * apiVersionOf({ group: "apps", version: "v1" }); // "apps/v1"
  * ```
  */
 export function apiVersionOf(ref: Pick<ResourceRef, "group" | "version">): string {
