@@ -100,6 +100,6 @@ export function refOf(obj: RefSource): ObjectRef {
  * deleteOp({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", uid: "u1" } }).ref.uid; // "u1"
  * ```
  */
-export function deleteOp(obj: RefSource): Op {
+export function deleteOp(obj: RefSource): Extract<Op, { type: "delete" }> {
   return { type: "delete", ref: { ...refOf(obj), uid: obj.metadata?.uid ?? "" } };
 }

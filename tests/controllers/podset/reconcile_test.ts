@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { reconcilePodSet } from "../../../controllers/podset/reconcile.ts";
+import {
+  type PodSetContext,
+  type PodSetWorld,
+  reconcilePodSet,
+} from "../../../controllers/podset/reconcile.ts";
+import type { Reconciler } from "../../../lib/reconcile/reconciler.ts";
 import {
   isPodFinished,
   isPodReady,
@@ -254,4 +259,9 @@ Deno.test("reconcilePodSet() fails with a terminal error for a PodSet without ui
   );
   assert.equal(r._tag, "Left");
   if (r._tag === "Left") assert.equal(r.left.type, "terminal");
+});
+
+Deno.test("reconcilePodSet() is a Reconciler over PodSets, a pod world and a context", () => {
+  const r: Reconciler<PodSet, PodSetWorld, PodSetContext> = reconcilePodSet;
+  assert.equal(typeof r, "function");
 });
