@@ -106,7 +106,7 @@ export function reconcilePodSet(
     now: ctx.now,
   };
   const ops: Op[] = [];
-  let status;
+  let status: PodSetStatus;
   if (validation.errors.length > 0) {
     // Touch no pod: report what is there and why nothing is done.
     const active = [...decision.keep, ...decision.delete.filter((p) => !isPodFinished(p))];
