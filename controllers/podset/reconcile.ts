@@ -39,7 +39,14 @@ import type { World } from "../../lib/reconcile/world.ts";
 import { isPodFinished, isPodReady, podDeletionOrder } from "./pod_state.ts";
 import { podSetStatus } from "./podset_status.ts";
 import { validatePodSet } from "./validate_podset.ts";
-import { type Pod, type PodSet, PODSET_API_VERSION, PODSET_GROUP, PODSET_KIND } from "./types.ts";
+import {
+  type Pod,
+  type PodSet,
+  PODSET_API_VERSION,
+  PODSET_GROUP,
+  PODSET_KIND,
+  type PodSetStatus,
+} from "./types.ts";
 
 /** What the PodSet reconciler reads from the cache. */
 export interface PodSetWorld {
