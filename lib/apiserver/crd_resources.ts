@@ -11,6 +11,7 @@ import { humanDuration } from "../core/time.ts";
 import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
 import { compileSchema, processCustomResource } from "./schema/mod.ts";
 import { celValidator } from "./cel/mod.ts";
+import { applySchemaFromOpenApi } from "./apply/mod.ts";
 import { compileJsonPath, evalJsonPath, renderJsonPathCell } from "./jsonpath.ts";
 
 /** A CRD as stored. */
@@ -93,6 +94,7 @@ function versionInfo(crd: Crd, v: CrdVersion, storageKey: string): ResourceInfo 
     columns: v.additionalPrinterColumns?.length ? columns : [ageColumn],
     isCustom: true,
     strategicMerge: false,
+    applySchema: applySchemaFromOpenApi(root),
     schema: {
       admit: (obj, fieldValidation, old) => {
         const r = processCustomResource(obj, compiled, {

@@ -37,6 +37,7 @@ import {
   strategicSchemaFor,
 } from "./patch/mod.ts";
 import { serverSideApply } from "./server_side_apply.ts";
+import { managerFromUserAgent } from "./apply/mod.ts";
 
 const patchTypes = [
   "application/json-patch+json",
@@ -44,7 +45,8 @@ const patchTypes = [
   "application/apply-patch+yaml",
 ];
 
-function writeOptions(q: URLSearchParams): WriteOptions {
+function writeOptions(req: Request): WriteOptions {
+  const q = new URL(req.url).searchParams;
   const dryRun = q.getAll("dryRun");
   for (const d of dryRun) {
     if (d !== "All") fail("Invalid", `dryRun: Unsupported value: "${d}": supported values: "All"`);
@@ -64,6 +66,7 @@ function writeOptions(q: URLSearchParams): WriteOptions {
     dryRun: dryRun.length > 0,
     fieldValidation: fv as WriteOptions["fieldValidation"],
     fieldManager,
+    userAgentManager: managerFromUserAgent(req.headers.get("user-agent")),
   };
 }
 
@@ -88,7 +91,7 @@ export async function handleCreate(
   namespace: string | undefined,
 ): Promise<Response> {
   const type = contentTypeOf(req);
-  const opts = writeOptions(new URL(req.url).searchParams);
+  const opts = writeOptions(req);
   if (type === protobuf) {
     let decoded: unknown;
     try {
@@ -125,7 +128,7 @@ export async function handleUpdate(
   name: string,
   subresource: string | undefined,
 ): Promise<Response> {
-  const opts = writeOptions(new URL(req.url).searchParams);
+  const opts = writeOptions(req);
   const value = await body(req);
   if (subresource === "scale") {
     const current = present(info, getStored(ctx, info, namespace, name));
@@ -170,7 +173,7 @@ export async function handlePatch(
   const smp = "application/strategic-merge-patch+json";
   const accepted = info.strategicMerge ? [...patchTypes, smp] : patchTypes;
   if (!accepted.includes(type)) unsupported(accepted);
-  const opts = writeOptions(q);
+  const opts = writeOptions(req);
   if (q.has("force") && type !== "application/apply-patch+yaml") {
     fail("Invalid", "force: Forbidden: may not be specified for non-apply patch");
   }

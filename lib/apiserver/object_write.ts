@@ -14,12 +14,54 @@ import { groupVersion, qualifiedResource, type ResourceInfo } from "./resource_i
 import { present, type ServerContext, storeKey } from "./context.ts";
 import { validateMeta } from "./validate_meta.ts";
 import { finishIfDone } from "./object_delete.ts";
+import {
+  type ApplySchema,
+  applySchemaFor,
+  type ManagedFieldsEntry,
+  recordUpdate,
+} from "./apply/mod.ts";
 
 /** Options every write takes. */
 export interface WriteOptions {
   readonly dryRun?: boolean;
   readonly fieldValidation?: "Strict" | "Warn" | "Ignore";
   readonly fieldManager?: string;
+  /** The writer when no fieldManager is given (from the User-Agent). */
+  readonly userAgentManager?: string;
+  /** Managed fields computed by server-side apply (other writes record theirs). */
+  readonly managedFields?: readonly ManagedFieldsEntry[];
+}
+
+const applySchemas = new WeakMap<ResourceInfo, ApplySchema>();
+
+/** The server-side apply merge semantics of a resource. */
+export function applySchemaOf(info: ResourceInfo): ApplySchema {
+  if (info.applySchema) return info.applySchema;
+  let s = applySchemas.get(info);
+  if (!s) applySchemas.set(info, s = applySchemaFor(groupVersion(info), info.kind));
+  return s;
+}
+
+/** Sets `metadata.managedFields` after a write (apply's result, or the writer's Update entry). */
+function stampManagedFields(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  old: KubeObject | undefined,
+  object: KubeObject,
+  opts: WriteOptions,
+  subresource?: string,
+): void {
+  const entries = opts.managedFields ?? recordUpdate(old, object, {
+    manager: opts.fieldManager ?? opts.userAgentManager ?? "unknown",
+    now: ctx.now(),
+    apiVersion: groupVersion(info),
+    ...(subresource ? { subresource } : {}),
+    hasStatusSubresource: info.hasStatus,
+    schema: applySchemaOf(info),
+  });
+  const meta = object.metadata!;
+  if (entries.length) meta.managedFields = [...entries] as never;
+  else delete meta.managedFields;
 }
 
 /** A write's outcome: the object as stored (or as it would be, for dry runs). */
@@ -145,6 +187,7 @@ export function createObject(
   if (info.hasStatus) delete obj.status;
   ctx.hooks.get(info.storageKey)?.prepareCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
+  stampManagedFields(ctx, info, undefined, object, opts);
   const name = object.metadata!.name!;
   const key = storeKey(info, object.metadata!.namespace, name);
   if (ctx.storage.get(info.storageKey, key)) {
@@ -300,6 +343,7 @@ export function updateObject(
       withoutMeta(object, info.hasStatus || !info.isCustom),
     )
   ) m.generation = (m.generation ?? 0) + 1;
+  stampManagedFields(ctx, info, old, object, opts, opts.subresource);
   if (deepEqual(old, object)) return { object: present(info, old), created: false, warnings };
   if (opts.dryRun) return { object: present(info, object), created: false, warnings };
   const key = storeKey(info, namespace, name);

@@ -7,6 +7,7 @@
 import type { KubeObject } from "../core/object.ts";
 import { humanDuration } from "../core/time.ts";
 import type { FieldError } from "../core/status.ts";
+import type { ApplySchema } from "./apply/mod.ts";
 
 /** Column of a server-side Table. */
 export interface TableColumn {
@@ -75,6 +76,8 @@ export interface ResourceInfo {
   readonly schema?: ObjectSchema;
   /** Strategic-merge patch allowed (built-ins). */
   readonly strategicMerge: boolean;
+  /** List/map merge semantics for server-side apply (custom resources: from the schema). */
+  readonly applySchema?: ApplySchema;
 }
 
 /**

@@ -1,16 +1,25 @@
 /**
  * Server-side apply (`application/apply-patch+yaml`): create when absent, otherwise merge the
- * applied configuration into the live object.
+ * applied configuration into the live object with field ownership (`managedFields`), removal
+ * of fields the manager no longer applies, and 409 conflicts unless `force`.
  *
  * @module
  */
-import type { Json, KubeObject } from "../core/object.ts";
+import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
-import { fail } from "./http_util.ts";
-import type { ResourceInfo } from "./resource_info.ts";
+import { failure } from "../core/status.ts";
+import { ApiFailure, fail } from "./http_util.ts";
+import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext, storeKey } from "./context.ts";
-import { createObject, updateObject, type WriteOptions, type WriteResult } from "./object_write.ts";
-import { applyMergePatch } from "./patch/mod.ts";
+import {
+  applySchemaOf,
+  conflict,
+  createObject,
+  updateObject,
+  type WriteOptions,
+  type WriteResult,
+} from "./object_write.ts";
+import { apply, conflictStatus } from "./apply/mod.ts";
 
 /** Apply options. */
 export interface ApplyOptions extends WriteOptions {
@@ -18,7 +27,14 @@ export interface ApplyOptions extends WriteOptions {
   readonly subresource?: string;
 }
 
-/** Applies a configuration for a field manager. */
+/**
+ * Applies a configuration for a field manager.
+ *
+ * @example
+ * ```ts ignore
+ * serverSideApply(ctx, info, "default", "demo", config, { fieldManager: "kubectl", force: false });
+ * ```
+ */
 export function serverSideApply(
   ctx: ServerContext,
   info: ResourceInfo,
@@ -45,25 +61,48 @@ export function serverSideApply(
       `the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`,
     );
   }
-  if (applied.metadata?.managedFields) {
-    fail("BadRequest", "metadata.managedFields must be nil");
-  }
   const stored = ctx.storage.get(info.storageKey, storeKey(info, namespace, name));
-  if (!stored) {
-    return createObject(ctx, info, namespace, {
-      ...applied,
-      metadata: { ...applied.metadata, name },
-    }, opts);
+  const live = stored ? present(info, stored.object) : undefined;
+  const rv = applied.metadata?.resourceVersion;
+  if (rv && live && rv !== live.metadata?.resourceVersion) throw conflict(info, name);
+  const config: KubeObject = {
+    ...applied,
+    metadata: {
+      ...applied.metadata,
+      name,
+      ...(info.namespaced && namespace ? { namespace } : {}),
+    },
+  };
+  const sub = opts.subresource === "status" ? "status" : undefined;
+  const r = apply(live, config, {
+    manager: opts.fieldManager,
+    force: opts.force,
+    schema: applySchemaOf(info),
+    now: ctx.now(),
+    apiVersion: groupVersion(info),
+    ...(sub ? { subresource: sub } : {}),
+    hasStatusSubresource: info.hasStatus,
+  });
+  if (r._tag === "Left") {
+    const f = r.left;
+    if (f.type === "conflict") throw new ApiFailure(conflictStatus(f.conflicts));
+    throw new ApiFailure(
+      failure("Invalid", `${info.kind} "${name}" is invalid: ${f.field}: ${f.detail}`, {
+        name,
+        kind: info.kind,
+        causes: [{ reason: "FieldValueInvalid", field: f.field, message: f.detail }],
+      }),
+    );
   }
-  const current = present(info, stored.object);
-  const { resourceVersion: _rv, ...meta } = applied.metadata ?? {};
-  const merged = applyMergePatch(
-    current as Json,
-    { ...applied, metadata: meta } as unknown as Json,
-  );
-  return updateObject(ctx, info, namespace, name, merged, {
-    ...opts,
+  const { object, managedFields } = r.right;
+  const withOpts = { ...opts, managedFields };
+  if (!live) {
+    const { resourceVersion: _rv, ...meta } = object.metadata ?? {};
+    return createObject(ctx, info, namespace, { ...object, metadata: meta }, withOpts);
+  }
+  return updateObject(ctx, info, namespace, name, object, {
+    ...withOpts,
     unconditional: true,
-    subresource: opts.subresource === "status" ? "status" : undefined,
+    subresource: sub,
   });
 }
