@@ -23,12 +23,15 @@ const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {})
  * @example
  * ```ts
  * import { startApiServer } from "../server.ts";
+ * import { createObject } from "../object_write.ts";
  * import { bindPod } from "./bind_pod.ts";
  * const server = await startApiServer();
- * const pods = `${server.url}/api/v1/namespaces/default/pods`;
- * await (await fetch(pods, { method: "POST", body: JSON.stringify({
- *   metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "i" }] } }) })).body?.cancel();
- * bindPod(server.context, "default", "p", { target: { kind: "Node", name: "n1" } });
+ * const ctx = server.context;
+ * createObject(ctx, ctx.registry.lookup("", "v1", "pods")!, "default", {
+ *   metadata: { name: "p" },
+ *   spec: { containers: [{ name: "c", image: "i" }] },
+ * });
+ * bindPod(ctx, "default", "p", { target: { kind: "Node", name: "n1" } }).spec; // nodeName "n1"
  * await server.close();
  * ```
  */

@@ -20,6 +20,7 @@ export { installGarbageCollector } from "./garbage_collector.ts";
 export { installNamespaceController } from "./namespace_controller.ts";
 export { installSimulation, type Simulation, type SimulationOptions } from "./simulation.ts";
 export { bindingHandler, bindPod } from "./bind_pod.ts";
+export { schedulePod } from "./schedule_pod.ts";
 export {
   decideDependent,
   type DependentDecision,
@@ -44,12 +45,14 @@ export {
   specFinalizers,
 } from "./plan_namespace.ts";
 export { podGracePeriod } from "./pod_grace_period.ts";
+export { type EventNote, recordEvent } from "./record_event.ts";
 export { nodeFits, nodeReady, pickNode } from "./pick_node.ts";
 export {
   fakeDigest,
   nodeLostPodStatus,
   type PodPlacement,
   runningPodStatus,
+  succeededPodStatus,
 } from "./pod_status.ts";
 export {
   type NodeCondition,

@@ -164,3 +164,43 @@ export function nodeLostPodStatus(pod: KubeObject, nowMs: number): Record<string
     })),
   };
 }
+
+/**
+ * The status of a pod whose containers all exited 0 (KWOK's pod-complete stage for Job pods):
+ * `Succeeded`, containers terminated `Completed`, Ready and ContainersReady `False`
+ * (reason PodCompleted).
+ *
+ * @example
+ * ```ts
+ * import { succeededPodStatus } from "./pod_status.ts";
+ * succeededPodStatus({ metadata: { name: "p" }, status: { phase: "Running" } }, 0).phase; // "Succeeded"
+ * ```
+ */
+export function succeededPodStatus(pod: KubeObject, nowMs: number): Record<string, unknown> {
+  const now = formatTime(nowMs);
+  const status = rec(pod.status);
+  const old = list(status.conditions) as Condition[];
+  const completed = (type: string): Condition => ({
+    ...condition(type, "False", now, old),
+    reason: "PodCompleted",
+  });
+  const kept = old.filter((c) => c.type !== "Ready" && c.type !== "ContainersReady");
+  return {
+    ...status,
+    phase: "Succeeded",
+    conditions: [...kept, completed("Ready"), completed("ContainersReady")],
+    containerStatuses: list(status.containerStatuses).map((c) => ({
+      ...c,
+      ready: false,
+      started: false,
+      state: {
+        terminated: {
+          exitCode: 0,
+          reason: "Completed",
+          startedAt: rec(rec(c.state).running).startedAt ?? now,
+          finishedAt: now,
+        },
+      },
+    })),
+  };
+}

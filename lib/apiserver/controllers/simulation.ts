@@ -7,14 +7,14 @@
 import { asyncScheduler, type SchedulerLike, type Subscription } from "../../deps.ts";
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
-import { formatTime } from "../../core/time.ts";
 import type { ServerContext } from "../context.ts";
 import { createObject, updateObject } from "../object_write.ts";
 import { deleteObject } from "../object_delete.ts";
 import type { StoredEvent } from "../watch_hub.ts";
-import { bindPod } from "./bind_pod.ts";
-import { nodeReady, pickNode } from "./pick_node.ts";
-import { nodeLostPodStatus, runningPodStatus } from "./pod_status.ts";
+import { schedulePod } from "./schedule_pod.ts";
+import { type EventNote, recordEvent } from "./record_event.ts";
+import { nodeReady } from "./pick_node.ts";
+import { nodeLostPodStatus, runningPodStatus, succeededPodStatus } from "./pod_status.ts";
 import {
   simulatedNode,
   simulatedNodeIp,
@@ -32,6 +32,8 @@ export interface SimulationOptions {
   readonly kubeletDelayMs?: number;
   /** Clock of the delays; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** Record Events (Scheduled, FailedScheduling, Started, NodeNotReady, Completed); default true. */
+  readonly events?: boolean;
 }
 
 /** A running simulation. */
@@ -56,6 +58,8 @@ const nodeOf = (pod: KubeObject | undefined): string => {
 const phaseOf = (pod: KubeObject | undefined) => rec(pod?.status).phase;
 const finished = (pod: KubeObject | undefined) =>
   phaseOf(pod) === "Succeeded" || phaseOf(pod) === "Failed";
+const ownedByJob = (pod: KubeObject) =>
+  (pod.metadata?.ownerReferences ?? []).some((r) => r.kind === "Job" && r.controller === true);
 const keyOf = (pod: KubeObject) => `${pod.metadata!.namespace}/${pod.metadata!.name}`;
 const unscheduled = (pod: KubeObject) =>
   !nodeOf(pod) && !pod.metadata?.deletionTimestamp && !finished(pod) &&
@@ -79,6 +83,9 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
   const scheduler = options.scheduler ?? asyncScheduler;
   const startDelay = options.podStartDelayMs ?? 100;
   const confirmDelay = options.kubeletDelayMs ?? 100;
+  const event = (obj: KubeObject, note: EventNote) => {
+    if (options.events ?? true) recordEvent(ctx, obj, note);
+  };
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
   const nodeInfo = ctx.registry.lookup("", "v1", "nodes")!;
   const indexOf = new Map<string, number>();
@@ -127,40 +134,16 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
       const toSchedule = [...scheduleDue], toSync = [...kubeletDue];
       scheduleDue.clear();
       kubeletDue.clear();
-      for (const key of toSchedule) attempt(() => schedulePod(key));
+      for (const key of toSchedule) attempt(() => schedule(key));
       for (const key of toSync) attempt(() => syncPod(key));
     }
   }
 
-  function schedulePod(key: string): void {
+  function schedule(key: string): void {
     const pod = podObj(key);
     if (!pod || !unscheduled(pod)) return;
     const nodes = ctx.storage.list(nodeInfo.storageKey).map((s) => s.object);
-    const node = pickNode(pod, nodes, load);
-    const m = pod.metadata!;
-    if (node) {
-      bindPod(ctx, m.namespace!, m.name!, { target: { kind: "Node", name: node } });
-      return;
-    }
-    const status = rec(pod.status);
-    const conds = (Array.isArray(status.conditions) ? status.conditions : []).map(rec);
-    if (conds.some((c) => c.type === "PodScheduled" && c.reason === "Unschedulable")) return;
-    const message = `0/${nodes.length} nodes are available: ${nodes.length} node(s) were ` +
-      "not ready, unschedulable, or did not match the pod's node selector or tolerations.";
-    updateObject(ctx, podInfo, m.namespace, m.name!, {
-      ...pod,
-      status: {
-        ...status,
-        conditions: [...conds.filter((c) => c.type !== "PodScheduled"), {
-          type: "PodScheduled",
-          status: "False",
-          reason: "Unschedulable",
-          message,
-          lastProbeTime: null,
-          lastTransitionTime: formatTime(ctx.now()),
-        }],
-      },
-    }, { subresource: "status", unconditional: true });
+    schedulePod(ctx, pod, nodes, load, event);
   }
 
   function syncPod(key: string): void {
@@ -182,10 +165,16 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     if (!hasKubelet(node)) {
       timers.get(`start/${uid}`)?.unsubscribe();
       timers.delete(`start/${uid}`);
-      updateObject(ctx, podInfo, m.namespace, m.name!, {
+      const lost = updateObject(ctx, podInfo, m.namespace, m.name!, {
         ...pod,
         status: nodeLostPodStatus(pod, ctx.now()),
-      }, { subresource: "status", unconditional: true });
+      }, { subresource: "status", unconditional: true }).object;
+      event(lost, {
+        reason: "NodeNotReady",
+        message: "Node is not ready",
+        component: "node-controller",
+        type: "Warning",
+      });
       return;
     }
     if (phaseOf(pod) !== "Pending" && phaseOf(pod) !== undefined) return;
@@ -203,10 +192,37 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
         podIP,
         nowMs: ctx.now(),
       });
-      updateObject(ctx, podInfo, m.namespace, m.name!, { ...now, status }, {
+      const started = updateObject(ctx, podInfo, m.namespace, m.name!, { ...now, status }, {
         subresource: "status",
         unconditional: true,
-      });
+      }).object;
+      for (const c of (status.containerStatuses as { name: string }[])) {
+        event(started, {
+          reason: "Started",
+          message: `Started container ${c.name}`,
+          component: "kubelet",
+          host: node,
+          fieldPath: `spec.containers{${c.name}}`,
+        });
+      }
+      if (ownedByJob(started)) later(`start/${uid}`, startDelay, () => complete(key, uid));
+    });
+  }
+
+  function complete(key: string, uid: string): void {
+    const pod = podObj(key);
+    if (!pod || pod.metadata?.uid !== uid || pod.metadata.deletionTimestamp) return;
+    if (phaseOf(pod) !== "Running" || !hasKubelet(nodeOf(pod))) return;
+    const m = pod.metadata;
+    const done = updateObject(ctx, podInfo, m.namespace, m.name!, {
+      ...pod,
+      status: succeededPodStatus(pod, ctx.now()),
+    }, { subresource: "status", unconditional: true }).object;
+    event(done, {
+      reason: "Completed",
+      message: "Pod completed",
+      component: "kubelet",
+      host: nodeOf(pod),
     });
   }
 

@@ -146,3 +146,33 @@ Deno.test("closing the server cancels pending kubelet timers", async () => {
   }, { simulation: { podStartDelayMs: 60_000 } });
   // The test sanitizer fails this test if a timer outlived the server.
 });
+
+Deno.test("the scheduler and kubelet record Scheduled and Started events about the pod", () =>
+  withApi(async (api) => {
+    await api.post(pods, pod("web"));
+    const events = await until(
+      api,
+      "/api/v1/namespaces/default/events",
+      (m) => [...m.values()].some((e) => e.reason === "Started"),
+    );
+    const byReason = new Map([...events.values()].map((e) => [e.reason, e]));
+    const scheduled = byReason.get("Scheduled");
+    assert.match(scheduled.message, /^Successfully assigned default\/web to kubefold-node-\d$/);
+    assert.equal(scheduled.source.component, "default-scheduler");
+    assert.equal(scheduled.involvedObject.name, "web");
+    const started = byReason.get("Started");
+    assert.equal(started.message, "Started container app");
+    assert.equal(started.involvedObject.fieldPath, "spec.containers{app}");
+    assert.match(started.source.host, /^kubefold-node-\d$/);
+  }, fast));
+
+Deno.test("pods controlled by a Job run, then succeed with their containers Completed", () =>
+  withApi(async (api) => {
+    const job = { apiVersion: "batch/v1", kind: "Job", name: "j", uid: "j-uid", controller: true };
+    // The Job does not exist, so the GC would collect its pod: the test runs without GC.
+    await api.post(pods, pod("job-pod", { metadata: { ownerReferences: [job] } }));
+    const s = await until(api, pods, (m) => m.get("default/job-pod")?.status.phase === "Succeeded");
+    const p = s.get("default/job-pod");
+    assert.equal(p.status.containerStatuses[0].state.terminated.reason, "Completed");
+    assert.equal(condition(p, "Ready"), "False");
+  }, { ...fast, gc: false }));
