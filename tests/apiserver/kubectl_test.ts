@@ -373,8 +373,7 @@ Deno.test({
                 r = await k(["apply", "--validate=warn", "-f", file(f.invalidFile)]);
                 assert.notEqual(r.code, 0, `${f.invalidFile} must be rejected with Warn`);
               }
-              // CEL causes (Gateway API) are left to the HTTP test until CEL (issue 4) lands.
-              for (const cause of f.causes.filter((c) => !c.cel && c.field !== "")) {
+              for (const cause of f.causes.filter((c) => c.field !== "")) {
                 assert.ok(r.stderr.includes(`${cause.field}:`), `${cause.field} in:\n${r.stderr}`);
               }
             });
