@@ -29,6 +29,7 @@ import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
 import type { QueueInput } from "../queue/run_outcome.ts";
 import { applyPlan, type PlanOutcome } from "../apply/apply_plan.ts";
+import { formatPlan } from "../apply/format_plan.ts";
 import type { CacheView, ControllerSpec, Kind } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
 import { type CacheLookup, type Expectation, Expectations } from "./expectations.ts";
@@ -57,6 +58,8 @@ export interface ControllerDeps {
   readonly expectationTimeoutMs?: number;
   readonly metrics?: ControllerMetrics;
   readonly queueMetrics?: QueueMetricsRecorder;
+  /** Log each plan as a readable diff (`formatPlan`) instead of applying it. */
+  readonly dryRun?: boolean;
 }
 
 const cacheName = (k: Kind) => `${k.apiVersion}/${k.kind}`;
@@ -220,7 +223,9 @@ export function runController<P extends HasMetadata, W>(
       throw new Error(err.message);
     }
     const plan = planned.right;
-    if (plan.ops.length > 0) {
+    if (plan.ops.length > 0 && deps.dryRun) {
+      rlog.info("dry run: plan not applied", { plan: formatPlan(plan) });
+    } else if (plan.ops.length > 0) {
       rlog.info("applying plan", { ops: plan.ops.map((o) => o.type) });
       const outcome = await applyPlan(plan, {
         client: deps.client,

@@ -46,6 +46,9 @@ export function kubeconfigFor(options: KubeconfigForOptions): string {
       name,
       cluster: {
         server: options.server,
+        // Plain HTTP has no TLS to verify; client-node 2.x refuses http:// servers unless
+        // this is set, and kubectl accepts it.
+        ...(options.server.startsWith("http://") ? { "insecure-skip-tls-verify": true } : {}),
         ...(options.caData !== undefined
           ? { "certificate-authority-data": encodeBase64(options.caData) }
           : {}),
