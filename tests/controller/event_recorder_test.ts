@@ -36,13 +36,13 @@ function capturingLogger(): Logger & { lines: { level: string; msg: string; f?: 
 }
 
 async function withServer(
-  fn: (client: Client, server: { close(): Promise<void> }) => Promise<void>,
+  fn: (client: Client) => Promise<void>,
 ) {
   const server = await startApiServer();
   const made = await clientFromKubeconfig(server.kubeconfig, { maxRetries: 0 });
   assert.ok(E.isRight(made));
   try {
-    await fn(made.right, server);
+    await fn(made.right);
   } finally {
     made.right.close();
     await server.close();
@@ -147,14 +147,21 @@ Deno.test("createEventRecorder() creates the Event again when it was deleted mea
 
 Deno.test("createEventRecorder() does not throw and logs when the API server is gone", async () => {
   const log = capturingLogger();
-  await withServer(async (client, server) => {
-    await server.close();
-    const rec = createEventRecorder(client, { controller: "c", instance: "i", logger: log });
+  const server = await startApiServer();
+  const made = await clientFromKubeconfig(server.kubeconfig, { maxRetries: 0 });
+  assert.ok(E.isRight(made));
+  await server.close();
+  try {
+    const rec = createEventRecorder(made.right, { controller: "c", instance: "i", logger: log });
     await rec.record(widget(), synced);
     await rec.record(widget(), synced);
     await rec.flush();
-  }).catch(() => {/* the second close may complain; the recorder must not */});
+  } finally {
+    made.right.close();
+  }
   assert.ok(log.lines.some((l) => l.level === "warn" && l.msg === "Cannot record event"));
+  assert.equal(log.lines[0].f?.verb, "create");
+  assert.match(String(log.lines[0].f?.event), /^default\/w1\./);
 });
 
 // ---- Virtual time and a fake client: coalescing, windows, the LRU. ----
