@@ -55,7 +55,12 @@ function retryLater(s: ElectionState, nowMs: number): ElectionState {
     return { ...s, pending: undefined, nextAttemptAtMs: nowMs + retry };
   }
   const [u, seed] = random(s.seed);
-  return { ...s, pending: undefined, seed, nextAttemptAtMs: nowMs + retry * (1 + 1.2 * u) };
+  return {
+    ...s,
+    pending: undefined,
+    seed,
+    nextAttemptAtMs: nowMs + Math.round(retry * (1 + 1.2 * u)),
+  };
 }
 
 /** The Lease this candidate writes to acquire or renew `current` (absent: to create it). */
@@ -171,7 +176,9 @@ function onWrote(s: ElectionState, nowMs: number, r: WriteResult, out: ElectionA
       const until = pending.sentAtMs + s.config.renewDeadlineMs;
       if (nowMs >= until) return retryLater(stepDown(next, out, "lostLease"), nowMs);
       if (next.leadingUntilMs === undefined) out.push({ type: "startedLeading" });
-      return retryLater({ ...next, leadingUntilMs: until }, nowMs);
+      // Renew one retry period after the last renewal was sent: its deadline runs from then.
+      const nextAttemptAtMs = Math.max(nowMs, pending.sentAtMs + s.config.retryPeriodMs);
+      return { ...next, leadingUntilMs: until, pending: undefined, nextAttemptAtMs };
     }
     case "conflict":
       if (pending.purpose === "renew") {
