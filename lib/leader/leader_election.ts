@@ -67,6 +67,10 @@ const toWrite = (r: Either<ApiError, Lease>): WriteResult =>
  * `stop$` stops gracefully, completing once the release is answered. A leader that has not
  * renewed within `renewDeadlineMs` emits `false` before anyone else can take over (see
  * {@link stepElection}); stop acting on `false` at once. Retries of non-leaders are jittered.
+ * Unsubscribing emits nothing more (the subscriber is gone): stop acting before unsubscribing,
+ * or use `stop$`, which emits `false` first. Durations breaking
+ * `leaseDurationMs > renewDeadlineMs > 1.2 × retryPeriodMs > 0` error the observable with a
+ * `RangeError` on subscribe.
  *
  * @example
  * ```ts
