@@ -105,7 +105,11 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? silentLogger;
   const fieldManager = options.fieldManager ?? "kubefold";
-  const http = createHttpClient(config.tls, { proxyUrl: config.proxyUrl, ...options.http });
+  // Plain HTTP has no TLS: its settings (e.g. insecure-skip-tls-verify) do not apply.
+  const tls = config.server.startsWith("http://")
+    ? { insecureSkipVerify: false }
+    : config.tls;
+  const http = createHttpClient(tls, { proxyUrl: config.proxyUrl, ...options.http });
   const httpClient = E.isRight(http) ? http.right : undefined;
   const transport = createTransport(config, {
     fetch: options.fetch ?? globalThis.fetch,

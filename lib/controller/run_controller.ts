@@ -162,7 +162,10 @@ export function runController<P extends HasMetadata, W>(
       } else if (op.type === "delete") {
         const key = op.ref.namespace ? `${op.ref.namespace}/${op.ref.name}` : op.ref.name;
         out.push({ type: "gone", cache: cacheName(op.ref), key, uid: op.ref.uid });
-      } else if (op.type === "status" && op.ref.kind === spec.for.kind) {
+      } else if (
+        (op.type === "status" || op.type === "patch") && op.ref.kind === spec.for.kind &&
+        op.ref.name === p.metadata?.name && op.ref.namespace === p.metadata?.namespace
+      ) {
         out.push({
           type: "changed",
           cache: cacheName(spec.for),
