@@ -1,7 +1,8 @@
 /**
  * The manager: runs several controllers on one set of shared informers, serves `/healthz`,
- * `/readyz` (ready once every informer synced) and `/metrics`, and shuts down gracefully (stop
- * intake, finish in-flight reconciles, close watches).
+ * `/readyz` (ready once every informer synced) and `/metrics`, optionally runs only while
+ * holding a leader-election Lease, and shuts down gracefully (stop intake, finish in-flight
+ * reconciles, release the Lease, close watches).
  *
  * @module
  */
@@ -12,10 +13,15 @@ import type { Client } from "../client/client_types.ts";
 import { type Informer, type InformerFactory, informers } from "../informer/informers.ts";
 import type { ControllerSpec } from "../controller/controller_spec.ts";
 import { type ReconcileRecord, runController } from "../controller/run_controller.ts";
-import { createControllerMetrics } from "../controller/controller_metrics.ts";
-import { createQueueMetrics } from "../queue/create_queue_metrics.ts";
+import {
+  type ControllerMetrics,
+  createControllerMetrics,
+} from "../controller/controller_metrics.ts";
+import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
+import { leaderElection, type LeaderElectionOptions } from "../leader/leader_election.ts";
 import { renderPrometheus } from "./prometheus_text.ts";
-import { type ControllerReport, type InformerReport, managerMetrics } from "./manager_metrics.ts";
+import { managerMetrics } from "./manager_metrics.ts";
+import { type HealthServer, serveHealth } from "./health_server.ts";
 
 /** Options of {@link startManager}. */
 export interface ManagerOptions {
@@ -23,17 +29,24 @@ export interface ManagerOptions {
   // deno-lint-ignore no-explicit-any
   readonly controllers: readonly ControllerSpec<any, any>[];
   readonly logger?: Logger;
-  /** Serve `/healthz`, `/readyz`, `/metrics` on this port (0: any free port; default: no server). */
+  /** Serve `/healthz`, `/readyz`, `/metrics` on this port (0: any free port; default: none). */
   readonly healthPort?: number;
   /** Stop gracefully on SIGINT/SIGTERM (default false). */
   readonly handleSignals?: boolean;
   /** Clock (epoch ms). */
   readonly now?: () => number;
+  /**
+   * Run controllers only while holding this Lease (one active replica). Losing it stops the
+   * controllers and rejects `done` ("leader election lost"), as controller-runtime does.
+   */
+  readonly leaderElection?: Omit<LeaderElectionOptions, "stop$" | "logger">;
+  /** Log plans instead of applying them. */
+  readonly dryRun?: boolean;
 }
 
 /** A running manager. */
 export interface Manager {
-  /** Resolves once every informer has synced. */
+  /** Resolves once the controllers run and every informer has synced. */
   readonly ready: Promise<void>;
   /** Base URL of the health/metrics server, when one runs. */
   readonly healthUrl?: string;
@@ -41,10 +54,18 @@ export interface Manager {
   readonly records$: Observable<ReconcileRecord>;
   /** The metrics in Prometheus text format. */
   metricsText(): string;
-  /** Stops intake, waits for in-flight reconciles, closes watches and the health server. */
+  /** Whether this replica runs the controllers (always true without leader election). */
+  isLeader(): boolean;
+  /** Stops intake, waits for in-flight reconciles, releases the Lease, closes watches. */
   stop(): Promise<void>;
-  /** Resolves when the manager has stopped. */
+  /** Resolves when the manager has stopped; rejects when it lost leader election. */
   readonly done: Promise<void>;
+}
+
+interface Tracked {
+  readonly resource: string;
+  readonly informer: Informer<KubeObject>;
+  last?: number;
 }
 
 /**
@@ -62,21 +83,20 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const log = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
   const base = informers(options.client);
-  const made: { resource: string; informer: Informer<KubeObject>; last?: number }[] = [];
-  const taps: Subscription[] = [];
+  const tracked: Tracked[] = [];
+  const subs: Subscription[] = [];
   const factory: InformerFactory = {
     informer(resource, o) {
       const inf = base.informer(resource, o);
-      if (!made.some((m) => m.informer === (inf as unknown))) {
-        const entry = {
+      if (!tracked.some((m) => m.informer === (inf as unknown))) {
+        const entry: Tracked = {
           resource: "plural" in resource
             ? resource.plural
             : `${resource.apiVersion}/${resource.kind}`,
           informer: inf as unknown as Informer<KubeObject>,
-          last: undefined as number | undefined,
         };
-        made.push(entry);
-        taps.push(
+        tracked.push(entry);
+        subs.push(
           inf.deltas$.subscribe({ next: () => void (entry.last = now()), error: () => {} }),
         );
       }
@@ -88,119 +108,144 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   };
   const stop$ = new Subject<void>();
   const records$ = new Subject<ReconcileRecord>();
-  const reports: {
-    name: string;
-    reconcile: ReturnType<typeof createControllerMetrics>;
-    queue: ReturnType<typeof createQueueMetrics>;
-  }[] = [];
-  const running = options.controllers.map((spec) => {
-    const reconcile = createControllerMetrics();
-    const queue = createQueueMetrics();
-    reports.push({ name: spec.name, reconcile, queue });
-    const { promise, resolve } = Promise.withResolvers<void>();
-    const sub = runController(spec, {
-      client: options.client,
-      informers: factory,
-      logger: log,
-      stop$,
-      now,
-      metrics: reconcile,
-      queueMetrics: queue,
-    }).subscribe({
-      next: (r) => records$.next(r),
-      error: (e) => {
-        log.error("controller stopped with an error", { controller: spec.name, error: e });
-        resolve();
-      },
-      complete: () => resolve(),
-    });
-    return { sub, finished: promise };
-  });
-  const ready = Promise.all(made.map((m) =>
-    new Promise<void>((resolve) => {
-      const s = m.informer.synced$.subscribe(() => {
-        resolve();
-        queueMicrotask(() => s.unsubscribe());
-      });
-    })
-  )).then(() => log.info("informers synced", { informers: made.map((m) => m.resource) }));
+  const reports: { name: string; reconcile: ControllerMetrics; queue: QueueMetricsRecorder }[] = [];
+  const running: Promise<void>[] = [];
 
-  const metricsText = () => {
-    const controllers: ControllerReport[] = reports.map((r) => ({
-      name: r.name,
-      reconcile: r.reconcile.snapshot(),
-      queue: r.queue.snapshot(),
-    }));
-    const infs: InformerReport[] = made.map((m) => {
-      let bytes = 0;
-      for (const o of m.informer.store.list()) bytes += JSON.stringify(o).length;
-      return {
-        resource: m.resource,
-        objects: m.informer.store.size,
-        bytes,
-        lagSeconds: m.last === undefined ? undefined : (now() - m.last) / 1000,
-      };
-    });
-    return renderPrometheus(managerMetrics(controllers, infs));
+  const startControllers = () => {
+    for (const spec of options.controllers) {
+      const reconcile = createControllerMetrics();
+      const queue = createQueueMetrics();
+      reports.push({ name: spec.name, reconcile, queue });
+      const { promise, resolve } = Promise.withResolvers<void>();
+      subs.push(
+        runController(spec, {
+          client: options.client,
+          informers: factory,
+          logger: log,
+          stop$,
+          now,
+          metrics: reconcile,
+          queueMetrics: queue,
+          ...(options.dryRun ? { dryRun: true } : {}),
+        }).subscribe({
+          next: (r) => records$.next(r),
+          error: (e) => {
+            log.error("controller stopped with an error", { controller: spec.name, error: e });
+            resolve();
+          },
+          complete: () => resolve(),
+        }),
+      );
+      running.push(promise);
+    }
+  };
+  const whenSynced = async () => {
+    await Promise.all(tracked.map((m) =>
+      new Promise<void>((resolve) => {
+        const s = m.informer.synced$.subscribe(() => {
+          resolve();
+          queueMicrotask(() => s.unsubscribe());
+        });
+      })
+    ));
+    log.info("informers synced", { informers: tracked.map((m) => m.resource) });
   };
 
-  let synced = false;
-  ready.then(() => (synced = true));
-  let server: Deno.HttpServer | undefined;
-  let healthUrl: string | undefined;
-  if (options.healthPort !== undefined) {
-    const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
-    server = Deno.serve({
-      port: options.healthPort,
-      hostname: "127.0.0.1",
-      onListen: (a) => resolve(a as Deno.NetAddr),
-    }, (req) => {
-      const path = new URL(req.url).pathname;
-      if (path === "/healthz") return new Response("ok");
-      if (path === "/readyz") {
-        return synced ? new Response("ok") : new Response("informers not synced", { status: 503 });
-      }
-      if (path === "/metrics") {
-        return new Response(metricsText(), {
-          headers: { "content-type": "text/plain; version=0.0.4" },
-        });
-      }
-      return new Response("not found", { status: 404 });
-    });
-    const addr = await promise;
-    healthUrl = `http://${addr.hostname}:${addr.port}`;
+  const { promise: done, resolve: resolveDone, reject: rejectDone } = Promise.withResolvers<void>();
+  done.catch(() => {});
+  const electionStop$ = new Subject<void>();
+  let electionDone = Promise.resolve();
+  let leading = !options.leaderElection;
+  let ready: Promise<void>;
+  const election = options.leaderElection;
+  if (!election) {
+    startControllers();
+    ready = whenSynced();
+  } else {
+    const { promise: leadingNow, resolve: becameLeader } = Promise.withResolvers<void>();
+    const { promise: ended, resolve: endElection } = Promise.withResolvers<void>();
+    electionDone = ended;
+    subs.push(
+      leaderElection(options.client, { ...election, stop$: electionStop$, logger: log }).subscribe({
+        next: (isLeader) => {
+          if (isLeader && !leading) {
+            leading = true;
+            log.info("became leader", { lease: election.name });
+            startControllers();
+            becameLeader();
+          } else if (!isLeader && leading) {
+            leading = false;
+            log.error("leader election lost: stopping controllers", { lease: election.name });
+            void stop(new Error("leader election lost"));
+          }
+        },
+        error: (e) => {
+          log.error("leader election failed", { error: e });
+          endElection();
+        },
+        complete: () => endElection(),
+      }),
+    );
+    ready = leadingNow.then(whenSynced);
   }
+  let synced = false;
+  ready.then(() => (synced = true), () => {});
 
-  const { promise: done, resolve: resolveDone } = Promise.withResolvers<void>();
+  const metricsText = () =>
+    renderPrometheus(managerMetrics(
+      reports.map((r) => ({
+        name: r.name,
+        reconcile: r.reconcile.snapshot(),
+        queue: r.queue.snapshot(),
+      })),
+      tracked.map((m) => {
+        let bytes = 0;
+        for (const o of m.informer.store.list()) bytes += JSON.stringify(o).length;
+        return {
+          resource: m.resource,
+          objects: m.informer.store.size,
+          bytes,
+          lagSeconds: m.last === undefined ? undefined : (now() - m.last) / 1000,
+        };
+      }),
+    ));
+  const health: HealthServer | undefined = options.healthPort === undefined
+    ? undefined
+    : await serveHealth(options.healthPort, { ready: () => synced, metrics: metricsText });
+
   let stopping: Promise<void> | undefined;
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const onSignal = () => void stop();
-  function stop(): Promise<void> {
+  function stop(reason?: Error): Promise<void> {
     stopping ??= (async () => {
       log.info("stopping: finishing in-flight reconciles");
       stop$.next();
-      await Promise.all(running.map((r) => r.finished));
-      for (const r of running) r.sub.unsubscribe();
-      for (const t of taps) t.unsubscribe();
+      await Promise.all(running);
+      // Release the lease only after in-flight work is done: no two replicas act at once.
+      electionStop$.next();
+      await electionDone;
+      for (const s of subs) s.unsubscribe();
       records$.complete();
-      if (server) await server.shutdown();
+      await health?.close();
       if (options.handleSignals) {
         for (const s of signals) {
           Deno.removeSignalListener(s, onSignal);
         }
       }
       log.info("stopped");
-      resolveDone();
+      if (reason) rejectDone(reason);
+      else resolveDone();
     })();
     return stopping;
   }
   if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
   return {
     ready,
-    healthUrl,
+    healthUrl: health?.url,
     records$,
     metricsText,
-    stop,
+    isLeader: () => leading,
+    stop: () => stop(),
     done,
   };
 }
