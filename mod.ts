@@ -1,11 +1,14 @@
 /**
  * kubefold: a Kubernetes controller framework for Deno in functional reactive style.
  *
- * - `startApiServer()` — an embedded Kubernetes-compatible API server (kubectl works against it).
- * - Client configuration: kubeconfig, in-cluster config, auth providers.
- * - `createStore()` / `reflect()` — watch events folded into deltas and an indexed store.
- * - `workqueue()` — the controller workqueue as an RxJS operator, with rate limiters.
- * - A testing kit: scripted watch streams and virtual time.
+ * - `startApiServer()`: an embedded Kubernetes-compatible API server (kubectl works against it).
+ * - `createClient()` / `connect()`: a REST client; `listWatch()`: List/Watch as an Observable.
+ * - `createStore()` / `reflect()`: watch events folded into deltas and an indexed store;
+ *   `informers()`: one shared watch per resource.
+ * - `workqueue()`: the controller workqueue as an RxJS operator, with rate limiters.
+ * - Pure reconcilers returning plans (`lib/reconcile`), the applier, `controller()` specs and
+ *   `startManager()` (metrics, health, leader election, graceful shutdown).
+ * - A testing kit (`testing`): scripted watch streams and virtual time.
  *
  * @example
  * ```ts
@@ -19,9 +22,16 @@
  * @module
  */
 export * from "./lib/core/mod.ts";
-export type { WatchEvent, WireEvent } from "./lib/watch/watch_event.ts";
 export * from "./lib/apiserver/mod.ts";
 export * from "./lib/client/config/mod.ts";
+export * from "./lib/client/mod.ts";
+export * from "./lib/watch/mod.ts";
 export * from "./lib/store/mod.ts";
+export * from "./lib/informer/mod.ts";
 export * from "./lib/queue/mod.ts";
+export * from "./lib/reconcile/mod.ts";
+export * from "./lib/apply/mod.ts";
+export * from "./lib/controller/mod.ts";
+export * from "./lib/manager/mod.ts";
+export * from "./lib/leader/mod.ts";
 export * as testing from "./lib/testing/mod.ts";

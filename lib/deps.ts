@@ -46,7 +46,8 @@ export { TestScheduler } from "npm:rxjs@7.8.2/testing";
 // fp-ts: only the few types we use, behind our own re-exports. (fp-ts's sub-path entries are
 // directories that Deno cannot load at run time, so everything comes through the root entry.)
 export { either as E, option as O, taskEither as TE } from "npm:fp-ts@2.16.11";
-import { either, function as fpFunction, option, taskEither } from "npm:fp-ts@2.16.11";
+import type { either, option, taskEither } from "npm:fp-ts@2.16.11";
+import { function as fpFunction } from "npm:fp-ts@2.16.11";
 /** fp-ts `pipe`. */
 export const pipe: typeof fpFunction.pipe = fpFunction.pipe;
 /** fp-ts `Either`. */

@@ -16,7 +16,7 @@ import { controller } from "../../lib/controller/controller_spec.ts";
 import { worldFromStore } from "../../lib/reconcile/world.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import { type PodSetWorld, reconcilePodSet } from "./reconcile.ts";
-import { type Pod, PODSET_API_VERSION, PODSET_KIND, type PodSet } from "./types.ts";
+import { type Pod, type PodSet, PODSET_API_VERSION, PODSET_KIND } from "./types.ts";
 
 export { podSetCrd } from "./crd.ts";
 export { reconcilePodSet } from "./reconcile.ts";

@@ -6,7 +6,7 @@
 import type { Status, StatusCause } from "../core/status.ts";
 
 /** The object a request concerned, for messages: resource (`pods`, `deployments.apps`), namespace, name. */
-export interface ObjectRef {
+export interface ApiObjectRef {
   /** Plural resource, qualified by its group when it has one (`deployments.apps`). */
   readonly resource: string;
   readonly namespace?: string;
@@ -52,7 +52,7 @@ export type ApiError =
     readonly causes: readonly StatusCause[];
     /** The server's Status (synthesized when the body was not one). */
     readonly status: Status;
-    readonly object?: ObjectRef;
+    readonly object?: ApiObjectRef;
     /** From `Retry-After` or `details.retryAfterSeconds`. */
     readonly retryAfterSeconds?: number;
   }
@@ -60,9 +60,9 @@ export type ApiError =
     readonly type: "network";
     readonly message: string;
     readonly cause: unknown;
-    readonly object?: ObjectRef;
+    readonly object?: ApiObjectRef;
   }
-  | { readonly type: "decode"; readonly message: string; readonly object?: ObjectRef }
+  | { readonly type: "decode"; readonly message: string; readonly object?: ApiObjectRef }
   | { readonly type: "config"; readonly message: string; readonly cause: unknown }
   | {
     readonly type: "resolve";
@@ -70,7 +70,7 @@ export type ApiError =
     readonly apiVersion: string;
     readonly kind: string;
   }
-  | { readonly type: "aborted"; readonly message: string; readonly object?: ObjectRef };
+  | { readonly type: "aborted"; readonly message: string; readonly object?: ApiObjectRef };
 
 const reasonsByCode: Record<number, string> = {
   400: "BadRequest",
@@ -99,7 +99,7 @@ const reasonsByCode: Record<number, string> = {
  * describeObject({ resource: "pods", namespace: "default", name: "web" }); // 'pods "default/web"'
  * ```
  */
-export function describeObject(ref: ObjectRef): string {
+export function describeObject(ref: ApiObjectRef): string {
   if (ref.name === undefined) {
     return ref.namespace ? `${ref.resource} in namespace "${ref.namespace}"` : ref.resource;
   }
@@ -122,7 +122,7 @@ export function describeObject(ref: ObjectRef): string {
 export function statusError(
   code: number,
   body: string,
-  options: { retryAfter?: string | null; object?: ObjectRef; verb?: string } = {},
+  options: { retryAfter?: string | null; object?: ApiObjectRef; verb?: string } = {},
 ): ApiError {
   let parsed: Partial<Status> | undefined;
   try {
@@ -167,7 +167,7 @@ export function statusError(
  * fromStatus(failure("Expired", "too old resource version: 1 (5)")).type; // "status"
  * ```
  */
-export function fromStatus(status: Status, object?: ObjectRef, verb = "watch"): ApiError {
+export function fromStatus(status: Status, object?: ApiObjectRef, verb = "watch"): ApiError {
   return statusError(status.code ?? 500, JSON.stringify({ ...status, kind: "Status" }), {
     ...(object ? { object } : {}),
     verb,

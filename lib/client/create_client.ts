@@ -9,7 +9,7 @@ import { formatLabelSelector } from "../core/label_selector.ts";
 import { formatFieldSelector } from "../core/field_selector.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";
-import type { ApiError, ObjectRef } from "./api_error.ts";
+import type { ApiError, ApiObjectRef } from "./api_error.ts";
 import { isGone } from "./is_api_error.ts";
 import type { BackoffOptions } from "./backoff_delay.ts";
 import { createRequestBudget, type RequestBudget } from "./create_request_budget.ts";
@@ -106,9 +106,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
   const logger = options.logger ?? silentLogger;
   const fieldManager = options.fieldManager ?? "kubefold";
   // Plain HTTP has no TLS: its settings (e.g. insecure-skip-tls-verify) do not apply.
-  const tls = config.server.startsWith("http://")
-    ? { insecureSkipVerify: false }
-    : config.tls;
+  const tls = config.server.startsWith("http://") ? { insecureSkipVerify: false } : config.tls;
   const http = createHttpClient(tls, { proxyUrl: config.proxyUrl, ...options.http });
   const httpClient = E.isRight(http) ? http.right : undefined;
   const transport = createTransport(config, {
@@ -185,7 +183,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     if (o.continue) q.set("continue", o.continue);
     if (o.resourceVersion !== undefined) q.set("resourceVersion", o.resourceVersion);
     if (o.resourceVersionMatch) q.set("resourceVersionMatch", o.resourceVersionMatch);
-    const object: ObjectRef = objectRefOf(ref.right, { namespace: o.namespace });
+    const object: ApiObjectRef = objectRefOf(ref.right, { namespace: o.namespace });
     const path = resourcePath(ref.right, { namespace: o.namespace });
     const r = await json<ObjectList<T>>({
       method: "GET",

@@ -23,9 +23,9 @@
  */
 export {
   type ApiError,
+  type ApiObjectRef,
   describeObject,
   fromStatus,
-  type ObjectRef,
   statusError,
 } from "./api_error.ts";
 export {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ObjectRef } from "./api_error.ts";
+import type { ApiObjectRef } from "./api_error.ts";
 
 /**
  * A resource as discovery describes it.
@@ -69,7 +69,7 @@ export function resourcePath(ref: ResourceRef, options: PathOptions = {}): strin
 }
 
 /**
- * The {@link ObjectRef} for messages: `deployments.apps`, namespace, name.
+ * The {@link ApiObjectRef} for messages: `deployments.apps`, namespace, name.
  *
  * @example
  * ```ts
@@ -78,7 +78,7 @@ export function resourcePath(ref: ResourceRef, options: PathOptions = {}): strin
  * objectRefOf(deploy, { namespace: "a", name: "web" }).resource; // "deployments.apps"
  * ```
  */
-export function objectRefOf(ref: ResourceRef, options: PathOptions = {}): ObjectRef {
+export function objectRefOf(ref: ResourceRef, options: PathOptions = {}): ApiObjectRef {
   return {
     resource: ref.group ? `${ref.plural}.${ref.group}` : ref.plural,
     ...(ref.namespaced && options.namespace ? { namespace: options.namespace } : {}),

@@ -20,3 +20,5 @@ export * from "./names.ts";
 export * from "./time.ts";
 export * from "./label_selector.ts";
 export * from "./field_selector.ts";
+export * from "./logger.ts";
+export * from "./histogram.ts";

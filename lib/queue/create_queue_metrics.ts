@@ -4,7 +4,8 @@
  * @module
  */
 import { asyncScheduler, type SchedulerLike } from "../deps.ts";
-import type { Histogram, QueueMetrics, QueueMetricsSink } from "./queue_metrics.ts";
+import type { QueueMetrics, QueueMetricsSink } from "./queue_metrics.ts";
+import { createHistogram, durationBuckets } from "../core/histogram.ts";
 
 /** Options of {@link createQueueMetrics}. */
 export interface QueueMetricsOptions {
@@ -18,29 +19,6 @@ export interface QueueMetricsOptions {
 export interface QueueMetricsRecorder extends QueueMetricsSink {
   /** The metrics now. */
   snapshot(): QueueMetrics;
-}
-
-/** controller-runtime's workqueue buckets: `ExponentialBuckets(10e-9, 10, 12)`. */
-const defaultBounds = Array.from({ length: 12 }, (_, i) => Number((1e-8 * 10 ** i).toPrecision(1)));
-
-class Observed {
-  readonly counts: number[];
-  count = 0;
-  sum = 0;
-  constructor(readonly bounds: readonly number[]) {
-    this.counts = bounds.map(() => 0);
-  }
-  observe(seconds: number): void {
-    this.count++;
-    this.sum += seconds;
-    const i = this.bounds.findIndex((b) => seconds <= b);
-    if (i >= 0) this.counts[i]++;
-  }
-  read(): Histogram {
-    let running = 0;
-    const counts = this.counts.map((c) => (running += c));
-    return { bounds: this.bounds, counts, count: this.count, sum: this.sum };
-  }
 }
 
 /**
@@ -61,9 +39,9 @@ class Observed {
  */
 export function createQueueMetrics(options: QueueMetricsOptions = {}): QueueMetricsRecorder {
   const scheduler = options.scheduler ?? asyncScheduler;
-  const bounds = options.bounds ?? defaultBounds;
-  const queueDuration = new Observed(bounds);
-  const workDuration = new Observed(bounds);
+  const bounds = options.bounds ?? durationBuckets;
+  const queueDuration = createHistogram(bounds);
+  const workDuration = createHistogram(bounds);
   // Start times of runs in progress, per key (a key runs at most once at a time).
   const running = new Map<string, number>();
   let adds = 0, retries = 0, depth = 0;

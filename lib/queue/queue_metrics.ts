@@ -5,16 +5,10 @@
  * @module
  */
 
-/**
- * A Prometheus-style histogram: `counts[i]` observations were `<= bounds[i]` (cumulative), plus
- * the total `count` (the `+Inf` bucket) and `sum`. Values are in seconds.
- */
-export interface Histogram {
-  readonly bounds: readonly number[];
-  readonly counts: readonly number[];
-  readonly count: number;
-  readonly sum: number;
-}
+import type { Histogram } from "../core/histogram.ts";
+
+/** A cumulative histogram snapshot (shared with controller metrics). */
+export type { Histogram };
 
 /**
  * A snapshot of one workqueue's metrics.
