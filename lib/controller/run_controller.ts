@@ -28,7 +28,9 @@ import type { HasMetadata } from "../store/has_metadata.ts";
 import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
 import type { QueueInput } from "../queue/run_outcome.ts";
-import { applyPlan, type PlanOutcome } from "../apply/apply_plan.ts";
+import type { PlanOutcome } from "../apply/apply_plan.ts";
+import type { EventRecorder } from "./event_recorder.ts";
+import { applyStep } from "./apply_step.ts";
 import { formatPlan } from "../apply/format_plan.ts";
 import type { CacheView, ControllerSpec, Kind } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
@@ -60,6 +62,10 @@ export interface ControllerDeps {
   readonly queueMetrics?: QueueMetricsRecorder;
   /** Log each plan as a readable diff (`formatPlan`) instead of applying it. */
   readonly dryRun?: boolean;
+  /** Records Warning events when the server rejects a plan's op. */
+  readonly events?: EventRecorder;
+  /** Applying a plan that takes longer is cancelled and retried (default 30 s). */
+  readonly reconcileTimeoutMs?: number;
 }
 
 const cacheName = (k: Kind) => `${k.apiVersion}/${k.kind}`;
@@ -230,25 +236,32 @@ export function runController<P extends HasMetadata, W>(
       rlog.info("dry run: plan not applied", { plan: formatPlan(plan) });
     } else if (plan.ops.length > 0) {
       rlog.info("applying plan", { ops: plan.ops.map((o) => o.type) });
-      const outcome = await applyPlan(plan, {
+      const step = await applyStep(plan, p, {
         client: deps.client,
         fieldManager: `kubefold-${spec.name}`,
-        owner: p,
+        timeoutMs: deps.reconcileTimeoutMs ?? 30_000,
         signal: ctx.signal,
+        now,
+        logger: rlog,
+        events: deps.events,
       });
-      expectations.expect(
-        key,
-        expectationsOf(outcome, p),
-        now() + (deps.expectationTimeoutMs ?? 30_000),
-      );
-      if (outcome.failed) {
-        const messages = outcome.outcomes.flatMap((
-          o,
-        ) => (o.type === "failed" ? [o.error.message] : []));
-        rlog.warn("plan partly failed", { errors: messages, conflict: outcome.conflict });
-        record("error", plan.ops.length, messages.join("; "));
-        if (outcome.conflict) return { requeueAfterMs: 0 };
-        throw new Error(messages.join("; "));
+      if (step.outcome) {
+        const deadline = now() + (deps.expectationTimeoutMs ?? 30_000);
+        expectations.expect(key, expectationsOf(step.outcome, p), deadline);
+      }
+      switch (step.type) {
+        case "applied":
+          break;
+        case "conflict":
+          record("error", plan.ops.length, step.message);
+          return { requeueAfterMs: 0 };
+        case "rejected":
+          // Retrying the same plan cannot succeed: reported; wait for a change.
+          record("error", plan.ops.length, step.message);
+          return;
+        case "failed":
+          record("error", plan.ops.length, step.error.message);
+          throw step.error;
       }
     }
     record(

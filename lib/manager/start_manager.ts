@@ -21,6 +21,7 @@ import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_q
 import { leaderElection, type LeaderElectionOptions } from "../leader/leader_election.ts";
 import { renderPrometheus } from "./prometheus_text.ts";
 import { managerMetrics } from "./manager_metrics.ts";
+import { createEventRecorder } from "../controller/event_recorder.ts";
 import { type HealthServer, serveHealth } from "./health_server.ts";
 
 /** Options of {@link startManager}. */
@@ -42,6 +43,16 @@ export interface ManagerOptions {
   readonly leaderElection?: Omit<LeaderElectionOptions, "stop$" | "logger">;
   /** Log plans instead of applying them. */
   readonly dryRun?: boolean;
+  /** This replica's name in events (`reportingInstance`); default `<hostname>-<pid>`. */
+  readonly identity?: string;
+}
+
+function defaultIdentity(): string {
+  try {
+    return `${Deno.hostname()}-${Deno.pid}`;
+  } catch {
+    return `kubefold-${Deno.pid}`;
+  }
 }
 
 /** A running manager. */
@@ -110,6 +121,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const records$ = new Subject<ReconcileRecord>();
   const reports: { name: string; reconcile: ControllerMetrics; queue: QueueMetricsRecorder }[] = [];
   const running: Promise<void>[] = [];
+  const instance = options.identity ?? defaultIdentity();
 
   const startControllers = () => {
     for (const spec of options.controllers) {
@@ -117,8 +129,14 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       const queue = createQueueMetrics();
       reports.push({ name: spec.name, reconcile, queue });
       const { promise, resolve } = Promise.withResolvers<void>();
+      const events = createEventRecorder(options.client, {
+        controller: `kubefold-${spec.name}`,
+        instance,
+        logger: log,
+      });
       subs.push(
         runController(spec, {
+          events,
           client: options.client,
           informers: factory,
           logger: log,
