@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Either } from "../deps.ts";
+import { E, type Either } from "../deps.ts";
 
 type Literal = string | number | boolean | null;
 
@@ -28,8 +28,7 @@ export interface JsonPath {
   readonly steps: readonly JsonPathStep[];
 }
 
-const left = <L>(l: L): Either<L, never> => ({ _tag: "Left", left: l });
-const right = <R>(r: R): Either<never, R> => ({ _tag: "Right", right: r });
+const { left, right } = E;
 
 class Parser {
   i = 0;

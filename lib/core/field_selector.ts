@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Either } from "../deps.ts";
+import { E, type Either } from "../deps.ts";
 
 /** One term of a field selector; all must hold. */
 export type FieldRequirement =
@@ -13,8 +13,7 @@ export type FieldRequirement =
 /** A parsed field selector, terms in apimachinery's order (sorted by raw term). `[]` selects everything. */
 export type FieldSelector = readonly FieldRequirement[];
 
-const left = <L>(l: L): Either<L, never> => ({ _tag: "Left", left: l });
-const right = <R>(r: R): Either<never, R> => ({ _tag: "Right", right: r });
+const { left, right } = E;
 
 /** Splits on commas not escaped by a backslash (escapes are kept for `unescape`). */
 function splitTerms(input: string): string[] {

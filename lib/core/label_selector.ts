@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Either, k8sMeta } from "../deps.ts";
+import { E, type Either, type k8sMeta } from "../deps.ts";
 
 /** One requirement of a label selector; all must hold. */
 export type LabelRequirement =
@@ -20,8 +20,7 @@ export type LabelRequirement =
 /** A parsed label selector: requirements sorted by key, set values sorted and unique. `[]` selects everything. */
 export type LabelSelector = readonly LabelRequirement[];
 
-const left = <L>(l: L): Either<L, never> => ({ _tag: "Left", left: l });
-const right = <R>(r: R): Either<never, R> => ({ _tag: "Right", right: r });
+const { left, right } = E;
 
 const nameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const valueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

@@ -6,7 +6,9 @@
 import type { KubeObject } from "../../core/object.ts";
 import { formatTime } from "../../core/time.ts";
 import type { Either } from "../../deps.ts";
-import { left, right } from "../patch/_either.ts";
+import { E } from "../../deps.ts";
+
+const { left, right } = E;
 import type { ApplySchema } from "./apply_schema.ts";
 import { compareObjects } from "./compare_objects.ts";
 import type { Conflict } from "./conflict.ts";

@@ -4,7 +4,9 @@
  * @module
  */
 import type { Either } from "../../deps.ts";
-import { left, right } from "../patch/_either.ts";
+import { E } from "../../deps.ts";
+
+const { left, right } = E;
 import { type ApplySchema, fieldApplySchema, shapeOf } from "./apply_schema.ts";
 import {
   compactFieldSet,

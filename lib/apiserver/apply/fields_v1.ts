@@ -9,7 +9,9 @@
  */
 import type { Json, JsonObject } from "../../core/object.ts";
 import type { Either } from "../../deps.ts";
-import { left, right } from "../patch/_either.ts";
+import { E } from "../../deps.ts";
+
+const { left, right } = E;
 import { descend, type FieldSet, type MutableFieldSet, mutableFieldSet } from "./field_set.ts";
 import { compareElements, elementKey, parseElementKey, type PathElement } from "./path_element.ts";
 

@@ -7,7 +7,9 @@
 import type { JsonObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
 import type { Either } from "../../deps.ts";
-import { left, right } from "../patch/_either.ts";
+import { E } from "../../deps.ts";
+
+const { left, right } = E;
 import { type FieldSet, isEmptyFieldSet, union } from "./field_set.ts";
 import { type FieldsV1Error, fromFieldsV1, toFieldsV1 } from "./fields_v1.ts";
 import { compareStrings } from "./_go_json.ts";

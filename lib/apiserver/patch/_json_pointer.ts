@@ -4,7 +4,9 @@
  * @module
  */
 import type { Either } from "../../deps.ts";
-import { left, right } from "./_either.ts";
+import { E } from "../../deps.ts";
+
+const { left, right } = E;
 
 /** Splits a pointer into unescaped reference tokens (`""` -> `[]`). */
 export function parsePointer(pointer: string): Either<string, string[]> {

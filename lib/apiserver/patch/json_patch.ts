@@ -4,7 +4,9 @@
  * @module
  */
 import type { Either } from "../../deps.ts";
-import { left, right } from "./_either.ts";
+import { E } from "../../deps.ts";
+
+const { left, right } = E;
 import type { Json, JsonObject } from "../../core/object.ts";
 import { cloneJson, deepEqual, hasKey, isJsonObject, setKey } from "./_json.ts";
 import { isProperPrefix, parseIndex, parsePointer } from "./_json_pointer.ts";
