@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { KubeObject, OwnerReference } from "../core/object.ts";
+import type { KubeObject } from "../core/object.ts";
+import { ownerReference } from "../reconcile/owner_reference.ts";
 import type { Client } from "../client/client_types.ts";
 import type { ApiError } from "../client/api_error.ts";
 import { isAlreadyExists, isConflict, isNotFound } from "../client/is_api_error.ts";
@@ -38,33 +39,13 @@ export interface ApplyPlanOptions {
   readonly signal?: AbortSignal;
 }
 
-/**
- * The controller owner reference to an owner (`controller: true`, `blockOwnerDeletion: true`).
- *
- * @example
- * ```ts
- * import { controllerRef } from "./apply_plan.ts";
- * controllerRef({ apiVersion: "v1", kind: "X", metadata: { name: "a", uid: "u" } }).controller; // true
- * ```
- */
-export function controllerRef(owner: KubeObject): OwnerReference {
-  return {
-    apiVersion: owner.apiVersion ?? "",
-    kind: owner.kind ?? "",
-    name: owner.metadata?.name ?? "",
-    uid: owner.metadata?.uid ?? "",
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
-
 function withOwner(obj: KubeObject, owner: KubeObject | undefined): KubeObject {
   if (!owner?.metadata?.uid) return obj;
   const refs = obj.metadata?.ownerReferences ?? [];
   if (refs.some((r) => r.controller)) return obj;
   return {
     ...obj,
-    metadata: { ...obj.metadata, ownerReferences: [...refs, controllerRef(owner)] },
+    metadata: { ...obj.metadata, ownerReferences: [...refs, ownerReference(owner)] },
   };
 }
 

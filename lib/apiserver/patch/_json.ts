@@ -31,22 +31,7 @@ export function setKey(obj: JsonObject, key: string, value: Json): void {
 }
 
 /** Structural equality of two JSON values (object key order does not matter). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a);
-  if (ak.length !== Object.keys(b).length) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  for (const k of ak) if (!hasKey(bo, k) || !deepEqual(ao[k], bo[k])) return false;
-  return true;
-}
+export { deepEqual } from "../../core/deep_equal.ts";
 
 /** A deep copy of a JSON value. */
 export function cloneJson<T extends Json>(value: T): T;
