@@ -35,3 +35,5 @@ export * from "./lib/controller/mod.ts";
 export * from "./lib/manager/mod.ts";
 export * from "./lib/leader/mod.ts";
 export * as testing from "./lib/testing/mod.ts";
+/** fp-ts `Either` constructors and `pipe`, for reconcilers' results. */
+export { E, type Either, pipe } from "./lib/deps.ts";
