@@ -1,11 +1,13 @@
 /**
  * `deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH] [--data-dir DIR]
- * [--token TOKEN] [--tls] [--nodes N | --no-simulation]`: runs the embedded API server until
+ * [--token TOKEN] [--tls] [--nodes N | --no-simulation] [--faults SPEC]`: runs the embedded API
+ * server until
  * Ctrl-C / SIGTERM; by default with 3 simulated nodes that schedule and run pods.
  *
  * @module
  */
 import { startApiServer } from "./server.ts";
+import { type FaultOptions, parseFaults } from "./faults/mod.ts";
 
 /** Parsed command line. */
 export interface CliArgs {
@@ -24,6 +26,8 @@ export interface CliArgs {
   readonly nodes?: number;
   /** `false` with `--no-simulation`: no nodes, scheduler or kubelets (pods stay Pending). */
   readonly simulation?: boolean;
+  /** Injected faults (`--faults`), with the seed that replays them. */
+  readonly faults?: FaultOptions;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface CliArgs {
  * parseCliArgs(["--port", "8080"]); // { ok: true, args: { port: 8080, help: false } }
  * ```
  */
-export function parseCliArgs(argv: readonly string[]):
+export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() % 1_000_000):
   | { ok: true; args: CliArgs }
   | { ok: false; error: string } {
   let port = 0;
@@ -48,6 +52,7 @@ export function parseCliArgs(argv: readonly string[]):
     tls?: boolean;
     nodes?: number;
     simulation?: boolean;
+    faults?: FaultOptions;
   } = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -94,6 +99,14 @@ export function parseCliArgs(argv: readonly string[]):
         extra.nodes = n;
         break;
       }
+      case "--faults": {
+        const v = value();
+        if (!v) return { ok: false, error: "--faults: expected a fault spec" };
+        const parsed = parseFaults(v, defaultSeed);
+        if (parsed._tag === "Left") return { ok: false, error: parsed.left };
+        extra.faults = parsed.right;
+        break;
+      }
       case "--no-simulation":
         if (inline !== undefined) return { ok: false, error: "--no-simulation: takes no value" };
         extra.simulation = false;
@@ -111,7 +124,7 @@ export function parseCliArgs(argv: readonly string[]):
 
 const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
                              [--data-dir DIR] [--token TOKEN] [--tls]
-                             [--nodes N | --no-simulation]
+                             [--nodes N | --no-simulation] [--faults SPEC]
 
 Runs kubefold's embedded Kubernetes API server.
   --port N           port to listen on (default: a free port)
@@ -121,7 +134,13 @@ Runs kubefold's embedded Kubernetes API server.
   --token TOKEN      require "Authorization: Bearer TOKEN" on every request
   --tls              serve HTTPS with a generated self-signed certificate
   --nodes N          simulated nodes that schedule and run pods (default: 3)
-  --no-simulation    no simulated nodes, scheduler or kubelets: pods stay Pending`;
+  --no-simulation    no simulated nodes, scheduler or kubelets: pods stay Pending
+  --faults SPEC      inject seeded faults, for testing clients and controllers; SPEC is JSON
+                     or key=value,... with keys: seed (replays a run; printed at start),
+                     errorRate (500/503), throttleRate (429), retryAfterSeconds (default 1),
+                     lostResponseRate (writes done, answer 500), watchDropRate (per event),
+                     watchDropPerSecond, latencyMs (N or MIN-MAX), compactEveryMs (410 Gone)
+                     e.g. --faults seed=42,errorRate=0.05,watchDropRate=0.01,latencyMs=0-20`;
 
 async function main(): Promise<number> {
   const parsed = parseCliArgs(Deno.args);
@@ -143,6 +162,7 @@ async function main(): Promise<number> {
       token: args.token,
       tls: args.tls,
       simulation: args.simulation === false ? false : { nodes: args.nodes ?? 3 },
+      ...(args.faults ? { faults: args.faults } : {}),
       logger: { warn: (msg, fields) => console.error(`apiserver: warning: ${msg}`, fields ?? "") },
     });
   } catch (e) {
@@ -153,6 +173,11 @@ async function main(): Promise<number> {
     await Deno.writeTextFile(parsed.args.kubeconfig, server.kubeconfig, { mode: 0o600 });
   }
   console.log(`apiserver listening on ${server.url}`);
+  if (args.faults) {
+    console.log(
+      `injecting faults ${JSON.stringify(args.faults)} (replay: seed=${args.faults.seed})`,
+    );
+  }
   if (parsed.args.kubeconfig) console.log(`export KUBECONFIG=${parsed.args.kubeconfig}`);
   const { promise: stop, resolve } = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

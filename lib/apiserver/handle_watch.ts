@@ -13,6 +13,7 @@ import { buildFilter } from "./list_filter.ts";
 import { parseRv, tooLargeRv } from "./handle_read.ts";
 import { parseIncludeObject, toTable } from "./table.ts";
 import type { StoredEvent } from "./watch_hub.ts";
+import type { WatchDrop, WatchFaults } from "./faults/mod.ts";
 
 /** Watch tuning shared by all watches of a server. */
 export interface WatchSettings {
@@ -22,6 +23,8 @@ export interface WatchSettings {
   readonly maxBufferedEvents: number;
   /** Active watches, closed on server shutdown. */
   readonly active: Set<() => void>;
+  /** Injected faults: watch connections dropped mid-stream. */
+  readonly faults?: WatchFaults;
 }
 
 type EventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -91,10 +94,18 @@ export function handleWatch(
           controller.close();
         } catch { /* already closed */ }
       };
+      const drop = (mode: WatchDrop) => {
+        if (mode === "close" || closed) return close();
+        closed = true;
+        teardown();
+        controller.error(new Error("injected fault: watch connection dropped"));
+      };
       const push = (bytes: Uint8Array) => {
         if (closed) return;
         controller.enqueue(bytes);
         if ((controller.desiredSize ?? 0) < -settings.maxBufferedEvents) close();
+        const dropNow = settings.faults?.afterEvent();
+        if (dropNow) drop(dropNow);
       };
       const line = (type: EventType, object: unknown) =>
         encoder.encode(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
@@ -155,7 +166,9 @@ export function handleWatch(
         }
         for (const e of replay.events) send(e);
       }
+      if (closed) return; // closed while sending the snapshot or replay: do not subscribe
       const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, { deliver: send });
+      const unregister = settings.faults?.register(drop) ?? (() => {});
       const timers: ReturnType<typeof setTimeout>[] = [];
       if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000));
       const interval = bookmarks
@@ -164,6 +177,7 @@ export function handleWatch(
       settings.active.add(close);
       teardown = () => {
         unsubscribe();
+        unregister();
         timers.forEach(clearTimeout);
         if (interval) clearInterval(interval);
         settings.active.delete(close);

@@ -16,6 +16,7 @@ import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
+import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -51,6 +52,11 @@ export interface ApiServerOptions {
   readonly gc?: boolean;
   /** Simulated nodes, scheduler and kubelets (KWOK-style); default `false` (pods stay Pending). */
   readonly simulation?: SimulationOptions | false;
+  /**
+   * Seeded fault injection (dropped watches, 500/503/429 answers, latency, compaction);
+   * default: every fault off (they can still be switched on through `ApiServer.faults`).
+   */
+  readonly faults?: FaultOptions;
 }
 
 /** A running API server. */
@@ -71,6 +77,8 @@ export interface ApiServer {
   readonly failNode?: (name: string) => void;
   /** Marks a simulated node Ready again (only with `simulation`). */
   readonly restoreNode?: (name: string) => void;
+  /** Switches injected faults on and off at run time (see `ApiServerOptions.faults`). */
+  readonly faults: FaultControl;
   /** Closes open watches and stops serving. */
   readonly close: () => Promise<void>;
 }
@@ -133,11 +141,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     : await generateCertificates({ hosts });
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
-  const handler = createRouter(ctx, {
+  const faults = createFaultInjector(options.faults, {
+    compact: () => storage.hub.compact(storage.rv),
+  });
+  const handler = faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
       active,
+      faults,
     },
     get address() {
       return address;
@@ -148,7 +160,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
-  });
+  }));
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -161,6 +173,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   try {
     server = serve();
   } catch (e) {
+    faults.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
@@ -179,10 +192,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     requestCounts: () => ({ ...counts }),
     context: ctx,
     compactHistory: () => storage.hub.compact(storage.rv),
+    faults,
     ...(running.simulation
       ? { failNode: running.simulation.failNode, restoreNode: running.simulation.restoreNode }
       : {}),
     close: async () => {
+      faults.close();
       running.close();
       for (const close of [...active]) close();
       await server.shutdown();
