@@ -33,6 +33,7 @@ import type { DeepReadonly } from "./deep_readonly.ts";
 import type { Indexer } from "./indexer.ts";
 import { IndexedMap } from "./_indexed_map.ts";
 import { type FoldState, foldWatchEvent } from "./fold_watch_event.ts";
+import { shareManagedFields } from "./share_managed_fields.ts";
 
 /** Read-only view of a store. Every object returned is the stored one, typed read-only. */
 export interface StoreReader<T> {
@@ -74,6 +75,11 @@ export interface StoreOptions<K, T> {
   readonly indexers?: Readonly<Record<string, Indexer<DeepReadonly<T>>>>;
   /** Applied to each incoming object before it is stored (default: none), e.g. `stripManagedFields`. */
   readonly transform?: (obj: K) => T;
+  /**
+   * Keep each distinct `managedFields[].fieldsV1` tree once, shared by every stored object that
+   * carries it (see `shareManagedFields`); applied after `transform`. Default true.
+   */
+  readonly shareManagedFields?: boolean;
 }
 
 /**
@@ -111,7 +117,9 @@ export function createStore<T extends HasMetadata, K extends HasMetadata = T>(
     resourceVersion: undefined,
     synced: false,
   };
-  const transform = (options.transform ?? ((o: K) => o as unknown as T)) as (obj: K) => R;
+  const own = options.transform ?? ((o: K) => o as unknown as T);
+  const share = options.shareManagedFields === false ? undefined : shareManagedFields<T>();
+  const transform = (share ? (o: K) => share(own(o)) : own) as (obj: K) => R;
   const synced = new ReplaySubject<void>(1);
   const syncedObservable: Observable<void> = synced.asObservable();
 

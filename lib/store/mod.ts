@@ -27,6 +27,7 @@ export { byNamespace } from "./by_namespace.ts";
 export { byControllerOwnerUid } from "./by_controller_owner_uid.ts";
 export { byLabel } from "./by_label.ts";
 export { stripManagedFields } from "./strip_managed_fields.ts";
+export { shareManagedFields, type ShareManagedFieldsOptions } from "./share_managed_fields.ts";
 export {
   type FoldCache,
   type FoldOptions,
