@@ -45,6 +45,11 @@ export interface ManagerOptions {
   readonly dryRun?: boolean;
   /** This replica's name in events (`reportingInstance`); default `<hostname>-<pid>`. */
   readonly identity?: string;
+  /**
+   * Applied to every object before the manager's informers cache it, unless an informer asks
+   * for its own transform; e.g. `stripManagedFields` (default: none, objects kept as served).
+   */
+  readonly defaultTransform?: (object: KubeObject) => KubeObject;
 }
 
 function defaultIdentity(): string {
@@ -98,7 +103,8 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const subs: Subscription[] = [];
   const factory: InformerFactory = {
     informer(resource, o) {
-      const inf = base.informer(resource, o);
+      const t = options.defaultTransform;
+      const inf = base.informer(resource, t && !o?.transform ? { ...o, transform: t as never } : o);
       if (!tracked.some((m) => m.informer === (inf as unknown))) {
         const entry: Tracked = {
           resource: "plural" in resource
