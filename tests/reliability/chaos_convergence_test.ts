@@ -90,7 +90,7 @@ const podSet = (i: number, replicas: number) => ({
     },
   },
 });
-const controllerUid = (o: KubeObject) =>
+const controllerUid = (o: Pick<KubeObject, "metadata">) =>
   o.metadata?.ownerReferences?.find((r) => r.controller)?.uid;
 const active = (p: Pod) => !p.metadata?.deletionTimestamp && !isPodFinished(p);
 
