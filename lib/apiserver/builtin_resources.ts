@@ -6,6 +6,7 @@
 import type { KubeObject } from "../core/object.ts";
 import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
 import { podColumns, podFieldSelectors, podWideColumns } from "./pod_printer.ts";
+import { eventFromCore, eventToCore } from "./event_conversion.ts";
 
 type Spec = {
   gv: string;
@@ -23,6 +24,8 @@ type Spec = {
   fields?: ResourceInfo["fieldSelectors"];
   columns?: TableColumn[];
   wide?: TableColumn[];
+  storedAs?: string;
+  convert?: ResourceInfo["convert"];
 };
 
 const str = (v: unknown): string | undefined =>
@@ -155,7 +158,19 @@ const specs: Spec[] = [
       col("Message", (o) => at(o, "message")),
     ],
   },
-  { gv: "events.k8s.io/v1", plural: "events", kind: "Event", shortNames: ["ev"] },
+  {
+    gv: "events.k8s.io/v1",
+    plural: "events",
+    kind: "Event",
+    shortNames: ["ev"],
+    storedAs: "/events",
+    convert: { toStored: eventToCore, fromStored: eventFromCore },
+    columns: [
+      col("Type", (o) => at(o, "type")),
+      col("Reason", (o) => at(o, "reason")),
+      col("Note", (o) => at(o, "note")),
+    ],
+  },
   ...["deployments:Deployment:deploy", "replicasets:ReplicaSet:rs", "statefulsets:StatefulSet:sts"]
     .map((s): Spec => {
       const [plural, kind, short] = s.split(":");
@@ -230,7 +245,8 @@ function toInfo(s: Spec): ResourceInfo {
     namespaced: s.namespaced ?? true,
     shortNames: s.shortNames ?? [],
     categories: s.categories ?? [],
-    storageKey: `${group}/${s.plural}`,
+    storageKey: s.storedAs ?? `${group}/${s.plural}`,
+    ...(s.convert ? { convert: s.convert } : {}),
     hasStatus: s.status ?? false,
     scale: s.scale
       ? {

@@ -55,7 +55,8 @@ export interface ServerContext {
  */
 export function present(info: ResourceInfo, obj: KubeObject): KubeObject {
   const gv = groupVersion(info);
-  return obj.apiVersion === gv ? obj : { ...obj, apiVersion: gv };
+  if (obj.apiVersion === gv) return obj;
+  return info.convert ? info.convert.fromStored(obj) : { ...obj, apiVersion: gv };
 }
 
 /** The storage key of an object within its resource: `ns/name` or `name`. */

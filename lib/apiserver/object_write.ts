@@ -101,7 +101,8 @@ function checkTypeMeta(info: ResourceInfo, body: unknown): KubeObject {
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) {
     fail("BadRequest", "metadata must be an object");
   }
-  return { ...obj, apiVersion: gv, kind: info.kind, metadata: { ...(obj.metadata ?? {}) } };
+  const typed = { ...obj, apiVersion: gv, kind: info.kind, metadata: { ...(obj.metadata ?? {}) } };
+  return info.convert ? info.convert.toStored(typed) : typed;
 }
 
 function rejectInvalid(info: ResourceInfo, name: string, errors: FieldError[]): void {

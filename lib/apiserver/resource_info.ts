@@ -78,6 +78,11 @@ export interface ResourceInfo {
   readonly strategicMerge: boolean;
   /** List/map merge semantics for server-side apply (custom resources: from the schema). */
   readonly applySchema?: ApplySchema;
+  /** Conversion when this version is stored as another one (events.k8s.io/v1 as core/v1). */
+  readonly convert?: {
+    readonly toStored: (obj: KubeObject) => KubeObject;
+    readonly fromStored: (obj: KubeObject) => KubeObject;
+  };
 }
 
 /**
