@@ -83,11 +83,44 @@ export function handleWatch(
   let sentColumns = false;
   let closed = false;
   let teardown = () => {};
+  let onPull = () => {};
+  let stopFlush = () => {};
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
+      // Events go out in chunks: right after the current job when the watch was quiet, else
+      // batched until a timer fires (or 64 KiB). With a chunk per event, a fetch() reader on a
+      // busy event loop fell behind by hundreds of ms, since each chunk costs it a turn.
+      let pending: Uint8Array[] = [];
+      let pendingBytes = 0;
+      let unread = 0; // events handed to the stream and not yet read
+      let flushTimer: ReturnType<typeof setTimeout> | undefined;
+      let flushQueued = false;
+      let lastFlushAt = -Infinity;
+      stopFlush = () => {
+        if (flushTimer !== undefined) clearTimeout(flushTimer);
+        flushTimer = undefined;
+        flushQueued = false;
+      };
+      const flush = () => {
+        stopFlush();
+        if (pending.length === 0 || closed) return;
+        lastFlushAt = performance.now();
+        let chunk = pending[0];
+        if (pending.length > 1) {
+          chunk = new Uint8Array(pendingBytes);
+          let at = 0;
+          for (const p of pending) (chunk.set(p, at), at += p.length);
+        }
+        unread += pending.length;
+        pending = [];
+        pendingBytes = 0;
+        controller.enqueue(chunk);
+      };
+      onPull = () => void (unread = 0); // pull runs when the queue is empty
       const close = () => {
         if (closed) return;
+        flush();
         closed = true;
         teardown();
         try {
@@ -96,14 +129,23 @@ export function handleWatch(
       };
       const drop = (mode: WatchDrop) => {
         if (mode === "close" || closed) return close();
+        flush();
         closed = true;
         teardown();
         controller.error(new Error("injected fault: watch connection dropped"));
       };
       const push = (bytes: Uint8Array) => {
         if (closed) return;
-        controller.enqueue(bytes);
-        if ((controller.desiredSize ?? 0) < -settings.maxBufferedEvents) close();
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+        if (pendingBytes >= 65_536) flush();
+        else if (flushTimer === undefined && !flushQueued) {
+          if (performance.now() - lastFlushAt > 2) {
+            flushQueued = true;
+            queueMicrotask(() => void (flushQueued && flush()));
+          } else flushTimer = setTimeout(flush, 0);
+        }
+        if (unread + pending.length > settings.maxBufferedEvents) close();
         const dropNow = settings.faults?.afterEvent();
         if (dropNow) drop(dropNow);
       };
@@ -183,7 +225,11 @@ export function handleWatch(
         settings.active.delete(close);
       };
     },
+    pull() {
+      onPull();
+    },
     cancel() {
+      stopFlush();
       closed = true;
       teardown();
     },
