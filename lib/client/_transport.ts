@@ -97,9 +97,7 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
         res = await options.fetch(url, init);
       } catch (cause) {
         if (spec.signal?.aborted) return E.left(aborted(spec));
-        const message = `Cannot ${spec.verb}${what(spec)}: ${
-          cause instanceof Error ? cause.message : String(cause)
-        }`;
+        const message = `Cannot ${spec.verb}${what(spec)}: ${causeChain(cause)}`;
         if (idempotent.has(spec.method) && attempt < options.maxRetries) {
           options.logger.debug("retrying after a connection failure", {
             verb: spec.verb,
@@ -160,4 +158,15 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
       return E.left(error);
     }
   };
+}
+
+/** An error's message with its nested causes (`fetch failed: invalid peer certificate: ...`). */
+function causeChain(cause: unknown): string {
+  const parts: string[] = [];
+  for (let c = cause, depth = 0; c !== undefined && c !== null && depth < 5; depth++) {
+    const text = c instanceof Error ? c.message : String(c);
+    if (text && !parts.includes(text)) parts.push(text);
+    c = c instanceof Error ? c.cause : undefined;
+  }
+  return parts.join(": ");
 }

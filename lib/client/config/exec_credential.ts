@@ -141,10 +141,18 @@ function execInfo(exec: ExecConfig, cluster: ExecClusterInfo | undefined) {
   return { apiVersion: exec.apiVersion, kind: "ExecCredential", spec };
 }
 
-/** Stderr trimmed to a readable length, with known secrets blanked out. */
+// Token-like words: 16+ characters of a credential alphabet with both letters and digits.
+const tokenLike = /[A-Za-z0-9._~+/=-]{16,}/g;
+const looksSecret = (w: string) => /[A-Za-z]/.test(w) && /[0-9]/.test(w) && !w.includes("/");
+
+/**
+ * Stderr trimmed to a readable length, with known secrets and anything that looks like a
+ * token (long words mixing letters and digits, e.g. JWTs) blanked out.
+ */
 function clip(stderr: string, redact: readonly string[]): string {
   let text = stderr.trim();
   for (const s of redact) if (s.length >= 4) text = text.split(s).join("<redacted>");
+  text = text.replace(tokenLike, (w) => (looksSecret(w) ? "<redacted>" : w));
   if (text === "") return "(no stderr)";
   return text.length > stderrLimit ? `${text.slice(0, stderrLimit)}… (truncated)` : text;
 }
