@@ -12,3 +12,9 @@
  * @module
  */
 export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
+export {
+  type FaultControl,
+  type FaultOptions,
+  type FaultSettings,
+  parseFaults,
+} from "./faults/mod.ts";
