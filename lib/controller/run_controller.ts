@@ -132,7 +132,14 @@ export function runController<P extends HasMetadata, W>(
   const records = new Subject<ReconcileRecord>();
   const ownerGroup = groupOf(spec.for.apiVersion);
   const all = [primary, ...owned.map((o) => o.informer), ...watched.map((x) => x.informer)];
-  const synced = firstValueFrom(combineLatest(all.map((i) => i.synced$)));
+  let isSynced = false;
+  const synced = firstValueFrom(combineLatest(all.map((i) => i.synced$))).then(() => {
+    isSynced = true;
+  });
+  // A stop before the caches synced must not leave a reconcile waiting for them forever.
+  const stopped = new Promise<void>((resolve) => {
+    deps.stop$?.subscribe({ next: () => resolve(), complete: () => resolve() });
+  });
 
   const tag = (keys: readonly ObjectKey[]): QueueInput[] => {
     const t = now();
@@ -184,7 +191,8 @@ export function runController<P extends HasMetadata, W>(
   };
 
   const process = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
-    await synced;
+    await Promise.race([synced, stopped]);
+    if (!isSynced) return;
     const started = now();
     const seen = firstSeen.get(key);
     firstSeen.delete(key);
