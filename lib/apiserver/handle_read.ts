@@ -10,7 +10,7 @@ import { ApiFailure, fail, json, negotiate, rawJson } from "./http_util.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext } from "./context.ts";
 import { getStored } from "./object_write.ts";
-import { snapshotAt } from "./snapshot.ts";
+import { type SnapshotItem, snapshotScan } from "./snapshot.ts";
 import { buildFilter } from "./list_filter.ts";
 import { parseIncludeObject, toTable } from "./table.ts";
 import { scaleOf } from "./scale.ts";
@@ -134,14 +134,20 @@ export function handleList(
   ) {
     snapshotRv = rv;
   }
-  const items = snapshotAt(ctx.storage, info.storageKey, snapshotRv, namespace);
+  const items = snapshotScan(
+    ctx.storage,
+    info.storageKey,
+    snapshotRv,
+    namespace,
+    start || undefined,
+  );
   if (!items) {
     if (cont) throw new ApiFailure(failure("Expired", expiredContinue));
     throw new ApiFailure(
       failure("Expired", "The resourceVersion for the provided list is too old."),
     );
   }
-  const selected: typeof items = [];
+  const selected: SnapshotItem[] = [];
   let next: string | undefined;
   for (const item of items) {
     if (start && item.key <= start) continue;

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import type { ObjectStorage } from "./storage.ts";
-import { storedJson } from "./storage.ts";
+import { type Stored, storedJson } from "./storage.ts";
 
 /** An object of a snapshot, with its serialization when it is the current stored one. */
 export interface SnapshotItem {
@@ -34,26 +34,47 @@ export function snapshotAt(
   rv: number,
   namespace?: string,
 ): SnapshotItem[] | undefined {
+  const items = snapshotScan(storage, storageKey, rv, namespace);
+  return items && [...items];
+}
+
+/**
+ * Like {@link snapshotAt}, but lazy and starting after a key: a page of a list costs
+ * O(log n + page) when nothing changed since `rv`.
+ *
+ * @example
+ * ```ts
+ * import { snapshotScan } from "./snapshot.ts";
+ * import { ObjectStorage } from "./storage.ts";
+ * const s = new ObjectStorage();
+ * s.put("/configmaps", "default/a", { metadata: { name: "a", namespace: "default" } });
+ * s.put("/configmaps", "default/b", { metadata: { name: "b", namespace: "default" } });
+ * [...snapshotScan(s, "/configmaps", s.rv, undefined, "default/a")!].map((i) => i.key); // ["default/b"]
+ * ```
+ */
+export function snapshotScan(
+  storage: ObjectStorage,
+  storageKey: string,
+  rv: number,
+  namespace?: string,
+  after?: string,
+): Iterable<SnapshotItem> | undefined {
   const replay = storage.hub.since(storageKey, rv);
   if (replay.type === "expired") return undefined;
-  const current = storage.list(storageKey, namespace);
   const keyOf = (o: KubeObject) =>
     o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : `${o.metadata?.name}`;
+  const item = (s: Stored): SnapshotItem => ({
+    key: keyOf(s.object),
+    object: s.object,
+    json: () => storedJson(s),
+  });
   if (replay.events.length === 0) {
-    return current.map((s) => ({
-      key: keyOf(s.object),
-      object: s.object,
-      json: () => storedJson(s),
-    }));
+    return (function* () {
+      for (const s of storage.scan(storageKey, namespace, after)) yield item(s);
+    })();
   }
   const state = new Map<string, SnapshotItem>();
-  for (const s of current) {
-    state.set(keyOf(s.object), {
-      key: keyOf(s.object),
-      object: s.object,
-      json: () => storedJson(s),
-    });
-  }
+  for (const s of storage.scan(storageKey, namespace)) state.set(keyOf(s.object), item(s));
   const inScope = (o: KubeObject) => namespace === undefined || o.metadata?.namespace === namespace;
   for (let i = replay.events.length - 1; i >= 0; i--) {
     const e = replay.events[i];
@@ -62,5 +83,7 @@ export function snapshotAt(
     if (e.type === "ADDED") state.delete(key);
     else state.set(key, { key, object: e.prev! });
   }
-  return [...state.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...state.values()]
+    .filter((x) => after === undefined || x.key > after)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -78,25 +78,28 @@ export class ObjectStorage {
 
   /** Stored objects of a resource in key order, optionally of one namespace. */
   list(storageKey: string, namespace?: string): Stored[] {
+    return [...this.scan(storageKey, namespace)];
+  }
+
+  /**
+   * Stored objects of a resource in key order, lazily, optionally of one namespace and only
+   * after a key (for pages of a list: O(log n) to find the start).
+   */
+  *scan(storageKey: string, namespace?: string, after?: string): Generator<Stored> {
     const t = this.#tables.get(storageKey);
-    if (!t) return [];
+    if (!t) return;
     const keys = t.keys();
-    const out: Stored[] = [];
-    if (namespace === undefined) {
-      for (const k of keys) out.push(t.items.get(k)!);
-      return out;
-    }
-    const prefix = `${namespace}/`;
+    const prefix = namespace === undefined ? "" : `${namespace}/`;
+    const from = after !== undefined && after >= prefix ? after : undefined;
     let lo = 0, hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (keys[mid] < prefix) lo = mid + 1;
+      if (from !== undefined ? keys[mid] <= from : keys[mid] < prefix) lo = mid + 1;
       else hi = mid;
     }
     for (let i = lo; i < keys.length && keys[i].startsWith(prefix); i++) {
-      out.push(t.items.get(keys[i])!);
+      yield t.items.get(keys[i])!;
     }
-    return out;
   }
 
   /** Number of objects of a resource. */
