@@ -48,7 +48,15 @@ export { TestScheduler } from "npm:rxjs@7.8.2/testing";
 export { either as E, option as O, taskEither as TE } from "npm:fp-ts@2.16.11";
 import type { either, option, taskEither } from "npm:fp-ts@2.16.11";
 import { function as fpFunction } from "npm:fp-ts@2.16.11";
-/** fp-ts `pipe`. */
+/**
+ * fp-ts `pipe`.
+ *
+ * @example
+ * ```ts
+ * import { E, pipe } from "./deps.ts";
+ * pipe(E.right(1), E.map((n: number) => n + 1)); // right(2)
+ * ```
+ */
 export const pipe: typeof fpFunction.pipe = fpFunction.pipe;
 /** fp-ts `Either`. */
 export type Either<L, R> = either.Either<L, R>;

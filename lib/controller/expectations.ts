@@ -49,7 +49,18 @@ export function isMet(e: Expectation, lookup: CacheLookup): boolean {
   }
 }
 
-/** Per-key expectations with deadlines. */
+/**
+ * Per-key expectations with deadlines.
+ *
+ * @example
+ * ```ts
+ * import { Expectations } from "./expectations.ts";
+ * const e = new Expectations();
+ * e.expect("ns/a", [{ type: "present", cache: "v1/Pod", key: "ns/a-1" }], 1000);
+ * e.ready("ns/a", () => undefined, 0); // false: the pod is not in the cache yet
+ * e.ready("ns/a", () => undefined, 1000); // true: expired
+ * ```
+ */
 export class Expectations {
   #pending = new Map<ObjectKey, { list: Expectation[]; deadline: number }>();
 

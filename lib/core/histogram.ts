@@ -18,13 +18,29 @@ export interface HistogramRecorder {
   read(): Histogram;
 }
 
-/** controller-runtime's buckets for durations: 1e-8 s to 1,000 s, by decades. */
+/**
+ * controller-runtime's buckets for durations: 1e-8 s to 1,000 s, by decades.
+ *
+ * @example
+ * ```ts
+ * import { durationBuckets } from "./histogram.ts";
+ * durationBuckets.length; // 12
+ * ```
+ */
 export const durationBuckets: readonly number[] = Array.from(
   { length: 12 },
   (_, i) => Number((1e-8 * 10 ** i).toPrecision(1)),
 );
 
-/** Prometheus' default buckets (5 ms to 10 s), used for reconcile times. */
+/**
+ * Prometheus' default buckets (5 ms to 10 s), used for reconcile times.
+ *
+ * @example
+ * ```ts
+ * import { defaultBuckets, createHistogram } from "./histogram.ts";
+ * createHistogram(defaultBuckets).read().bounds[0]; // 0.005
+ * ```
+ */
 export const defaultBuckets: readonly number[] = [
   0.005,
   0.01,

@@ -16,7 +16,15 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
 }
 
-/** A logger that drops everything (the default in libraries and tests). */
+/**
+ * A logger that drops everything (the default in libraries and tests).
+ *
+ * @example
+ * ```ts
+ * import { silentLogger } from "./logger.ts";
+ * silentLogger.info("not printed");
+ * ```
+ */
 export const silentLogger: Logger = {
   debug: () => {},
   info: () => {},

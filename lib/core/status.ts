@@ -51,7 +51,15 @@ export type StatusReason =
   | "InternalError"
   | "ServiceUnavailable";
 
-/** HTTP code of each reason. */
+/**
+ * HTTP code of each reason.
+ *
+ * @example
+ * ```ts
+ * import { statusCodes } from "./status.ts";
+ * statusCodes.Conflict; // 409
+ * ```
+ */
 export const statusCodes: Record<StatusReason, number> = {
   NotFound: 404,
   AlreadyExists: 409,

@@ -16,7 +16,15 @@ import type { Either } from "../deps.ts";
 import { terminal } from "./reconcile_error.ts";
 import type { ReconcileError } from "./reconcile_error.ts";
 
-/** The longest base kept, as for `generateName` (so that `<base>-xxxxx` fits 63 characters). */
+/**
+ * The longest base kept, as for `generateName` (so that `<base>-xxxxx` fits 63 characters).
+ *
+ * @example
+ * ```ts
+ * import { MAX_NAME_BASE_LENGTH } from "./child_names.ts";
+ * MAX_NAME_BASE_LENGTH + "-xxxxx".length; // 63
+ * ```
+ */
 export const MAX_NAME_BASE_LENGTH = 57;
 
 const ALPHABET = "bcdfghjklmnpqrstvwxz2456789";

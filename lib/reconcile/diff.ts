@@ -22,7 +22,15 @@ import type { Json, JsonObject } from "../core/object.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { isPlainObject } from "../core/object.ts";
 
-/** Paths (from the root, dot-separated) the server owns: never drift. */
+/**
+ * Paths (from the root, dot-separated) the server owns: never drift.
+ *
+ * @example
+ * ```ts
+ * import { SERVER_OWNED_PATHS } from "./diff.ts";
+ * SERVER_OWNED_PATHS.includes("status"); // true
+ * ```
+ */
 export const SERVER_OWNED_PATHS: readonly string[] = [
   "status",
   "metadata.uid",

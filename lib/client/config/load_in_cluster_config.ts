@@ -9,7 +9,15 @@ import { type ConfigError, readError } from "./config_error.ts";
 import { Secret } from "./secret.ts";
 import type { ClientConfig } from "./types.ts";
 
-/** Where a pod's service-account credentials are mounted. */
+/**
+ * Where a pod's service-account credentials are mounted.
+ *
+ * @example
+ * ```ts
+ * import { serviceAccountDir } from "./load_in_cluster_config.ts";
+ * `${serviceAccountDir}/token`; // "/var/run/secrets/kubernetes.io/serviceaccount/token"
+ * ```
+ */
 export const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 /** Options of {@link loadInClusterConfig}. */
