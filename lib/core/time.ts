@@ -15,8 +15,16 @@
  * ```
  */
 export function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+  return lastText;
 }
+
+let lastSecond = NaN;
+let lastText = "";
 
 /**
  * Formats epoch milliseconds as `metav1.MicroTime`: `2025-01-02T03:04:05.123000Z`.

@@ -148,6 +148,12 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
     const set = theirs ? difference(c.set, theirs.set) : c.set;
     if (!isEmptyFieldSet(set)) children.set(k, set === c.set ? c : { element: c.element, set });
   }
+  // Nothing removed: keep the identity (cached FieldsV1 encodings stay valid).
+  if (members.size === a.members.size && children.size === a.children.size) {
+    let same = true;
+    for (const [k, c] of children) if (a.children.get(k) !== c) same = false;
+    if (same) return a;
+  }
   return { members, children };
 }
 

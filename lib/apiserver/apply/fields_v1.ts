@@ -47,8 +47,19 @@ function emit(set: FieldSet, includeSelf: boolean): JsonObject {
  * ```
  */
 export function toFieldsV1(set: FieldSet): JsonObject {
-  return emit(set, false);
+  let json = encoded.get(set);
+  if (!json) {
+    json = emit(set, false);
+    encoded.set(set, json);
+    decoded.set(json, right(set));
+  }
+  return json;
 }
+
+// Field sets and their FieldsV1 JSON are immutable once built, and every write re-reads the
+// stored managed fields: remember both directions by identity.
+const encoded = new WeakMap<FieldSet, JsonObject>();
+const decoded = new WeakMap<object, Either<FieldsV1Error, FieldSet>>();
 
 /** Why FieldsV1 JSON could not be read. */
 export interface FieldsV1Error {
@@ -67,6 +78,14 @@ export interface FieldsV1Error {
  * ```
  */
 export function fromFieldsV1(json: unknown): Either<FieldsV1Error, FieldSet> {
+  const known = typeof json === "object" && json !== null ? decoded.get(json) : undefined;
+  if (known) return known;
+  const result = readFieldsV1(json);
+  if (typeof json === "object" && json !== null) decoded.set(json, result);
+  return result;
+}
+
+function readFieldsV1(json: unknown): Either<FieldsV1Error, FieldSet> {
   const root = mutableFieldSet();
   const read = (obj: unknown, node: MutableFieldSet, at: string): string | undefined => {
     if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {

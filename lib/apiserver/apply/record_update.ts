@@ -72,6 +72,10 @@ export function recordUpdate(
     opts.schema,
   );
   const taken = union(changes.added, changes.modified);
+  if (start === oldEntries && isEmptyFieldSet(taken) && isEmptyFieldSet(changes.removed)) {
+    // Nothing this write owns changed: the managed fields stay as they are.
+    return (oldEntries ?? []) as ManagedFieldsEntry[];
+  }
   const isMine = (m: ManagerFields) =>
     m.manager === opts.manager && m.operation === "Update" && m.apiVersion === opts.apiVersion &&
     (m.subresource ?? "") === (opts.subresource ?? "");
