@@ -7,19 +7,19 @@
 import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
 import { deepEqual } from "../core/deep_equal.ts";
-import { failure, type FieldError, invalid } from "../core/status.ts";
+import { type FieldError, invalid } from "../core/status.ts";
 import { formatTime } from "../core/time.ts";
 import { ApiFailure, fail } from "./http_util.ts";
 import { groupVersion, qualifiedResource, type ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext, storeKey } from "./context.ts";
 import { validateMeta } from "./validate_meta.ts";
 import { finishIfDone } from "./object_delete.ts";
-import {
-  type ApplySchema,
-  applySchemaFor,
-  type ManagedFieldsEntry,
-  recordUpdate,
-} from "./apply/mod.ts";
+import { conflict, getStored } from "./object_errors.ts";
+import { stampManagedFields } from "./managed_fields_stamp.ts";
+import type { ManagedFieldsEntry } from "./apply/mod.ts";
+
+export { conflict, getStored, notFound } from "./object_errors.ts";
+export { applySchemaOf } from "./managed_fields_stamp.ts";
 
 /** Options every write takes. */
 export interface WriteOptions {
@@ -30,38 +30,6 @@ export interface WriteOptions {
   readonly userAgentManager?: string;
   /** Managed fields computed by server-side apply (other writes record theirs). */
   readonly managedFields?: readonly ManagedFieldsEntry[];
-}
-
-const applySchemas = new WeakMap<ResourceInfo, ApplySchema>();
-
-/** The server-side apply merge semantics of a resource. */
-export function applySchemaOf(info: ResourceInfo): ApplySchema {
-  if (info.applySchema) return info.applySchema;
-  let s = applySchemas.get(info);
-  if (!s) applySchemas.set(info, s = applySchemaFor(groupVersion(info), info.kind));
-  return s;
-}
-
-/** Sets `metadata.managedFields` after a write (apply's result, or the writer's Update entry). */
-function stampManagedFields(
-  ctx: ServerContext,
-  info: ResourceInfo,
-  old: KubeObject | undefined,
-  object: KubeObject,
-  opts: WriteOptions,
-  subresource?: string,
-): void {
-  const entries = opts.managedFields ?? recordUpdate(old, object, {
-    manager: opts.fieldManager ?? opts.userAgentManager ?? "unknown",
-    now: ctx.now(),
-    apiVersion: groupVersion(info),
-    ...(subresource ? { subresource } : {}),
-    hasStatusSubresource: info.hasStatus,
-    schema: applySchemaOf(info),
-  });
-  const meta = object.metadata!;
-  if (entries.length) meta.managedFields = [...entries] as never;
-  else delete meta.managedFields;
 }
 
 /** A write's outcome: the object as stored (or as it would be, for dry runs). */
@@ -202,43 +170,6 @@ export function createObject(
   const stored = ctx.storage.put(info.storageKey, key, object);
   ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", stored, undefined);
   return { object: present(info, stored), created: true, warnings };
-}
-
-/** The 409 Conflict of a stale write. */
-export function conflict(info: ResourceInfo, name: string, detail?: string): ApiFailure {
-  return new ApiFailure(
-    failure(
-      "Conflict",
-      `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": ${
-        detail ??
-          "the object has been modified; please apply your changes to the latest version and try again"
-      }`,
-      { name, ...(info.group ? { group: info.group } : {}), kind: info.plural },
-    ),
-  );
-}
-
-/** The 404 of a missing object. */
-export function notFound(info: ResourceInfo, name: string): ApiFailure {
-  return new ApiFailure(
-    failure("NotFound", `${qualifiedResource(info)} "${name}" not found`, {
-      name,
-      ...(info.group ? { group: info.group } : {}),
-      kind: info.plural,
-    }),
-  );
-}
-
-/** The object stored at a target, or a 404. */
-export function getStored(
-  ctx: ServerContext,
-  info: ResourceInfo,
-  namespace: string | undefined,
-  name: string,
-): KubeObject {
-  const stored = ctx.storage.get(info.storageKey, storeKey(info, namespace, name));
-  if (!stored) throw notFound(info, name);
-  return stored.object;
 }
 
 const withoutMeta = (o: KubeObject, dropStatus: boolean) => {
