@@ -66,8 +66,8 @@ export type InformersOptions = Pick<
  * per resource, namespace, label selector and field selector, however many subscribers.
  *
  * Like client-go's `SharedInformerFactory`, but lazy and reference-counted: an informer
- * watches only while its `deltas$` has subscribers. Store options (indexers, transform) are
- * those of the first request for a key; later requests get the same informer.
+ * watches only while its `deltas$` has subscribers. The transform is the first request's;
+ * indexers of later requests are added to the shared store (an existing name is kept).
  *
  * @example
  * ```ts
@@ -83,7 +83,10 @@ export type InformersOptions = Pick<
  * ```
  */
 export function informers(client: Client, options: InformersOptions = {}): InformerFactory {
-  const cache = new Map<string, Informer<unknown>>();
+  const cache = new Map<
+    string,
+    { informer: Informer<unknown>; writer: { addIndexers(i: never): void } }
+  >();
   return {
     informer<T extends HasMetadata = KubeObject, K extends HasMetadata = T>(
       resource: ResourceSpec,
@@ -91,7 +94,11 @@ export function informers(client: Client, options: InformersOptions = {}): Infor
     ): Informer<T> {
       const key = informerKey(resource, o);
       const found = cache.get(key);
-      if (found !== undefined) return found as Informer<T>;
+      if (found !== undefined) {
+        // Later readers may need more indexes than the first one asked for.
+        if (o.indexers) found.writer.addIndexers(o.indexers as never);
+        return found.informer as Informer<T>;
+      }
       const { indexers, transform, ...watchOptions } = o;
       const { reader, writer } = createStore<T, K>({
         ...(indexers ? { indexers } : {}),
@@ -108,7 +115,7 @@ export function informers(client: Client, options: InformersOptions = {}): Infor
         synced$: reader.synced$,
         hasSynced: () => reader.hasSynced(),
       };
-      cache.set(key, made as Informer<unknown>);
+      cache.set(key, { informer: made as Informer<unknown>, writer: writer as never });
       return made;
     },
     get size() {

@@ -57,6 +57,14 @@ export class IndexedMap<T> {
     return this.#list ??= Object.freeze([...this.#objects.values()]);
   }
 
+  /** Adds an index (kept as is when the name exists) and files every stored object under it. */
+  addIndex(name: string, indexer: Indexer<T>): void {
+    if (this.#indexes.has(name)) return;
+    const index: Index<T> = { indexer, keysByValue: new Map() };
+    for (const [key, obj] of this.#objects) for (const v of indexer(obj)) file(index, v, key);
+    this.#indexes.set(name, index);
+  }
+
   indexNames(): string[] {
     return [...this.#indexes.keys()];
   }

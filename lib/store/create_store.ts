@@ -67,6 +67,8 @@ export interface StoreWriter<K, T> {
   applyTo(event: WatchEvent<K>, emit: (delta: Delta<DeepReadonly<T>>) => void): void;
   /** The read-only view of this store. */
   readonly reader: StoreReader<T>;
+  /** Adds indexes (names already present are kept) and files the stored objects under them. */
+  addIndexers(indexers: Readonly<Record<string, Indexer<DeepReadonly<T>>>>): void;
 }
 
 /** Options of {@link createStore}. */
@@ -166,6 +168,9 @@ export function createStore<T extends HasMetadata, K extends HasMetadata = T>(
     },
     applyTo,
     reader,
+    addIndexers: (indexers) => {
+      for (const [name, indexer] of Object.entries(indexers)) map.addIndex(name, indexer);
+    },
   };
   return { reader, writer };
 }

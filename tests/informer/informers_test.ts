@@ -62,3 +62,22 @@ Deno.test("an informer stops watching when its last subscriber leaves and relist
   await new Promise((r) => setTimeout(r, 20));
   await close();
 });
+
+Deno.test("a later request for the same informer adds its indexers to the shared store", async () => {
+  const { informers: make } = await import("../../lib/informer/informers.ts");
+  const { createClient } = await import("../../lib/client/create_client.ts");
+  const client = createClient({
+    server: "http://127.0.0.1:1",
+    namespace: "default",
+    tls: { insecureSkipVerify: false },
+    auth: { type: "none" },
+  } as never);
+  const factory = make(client);
+  const first = factory.informer({ apiVersion: "v1", kind: "Pod" });
+  const second = factory.informer({ apiVersion: "v1", kind: "Pod" }, {
+    indexers: { byName: (o) => [o.metadata?.name ?? ""] },
+  });
+  if (first !== second) throw new Error("not shared");
+  if (second.store.byIndex("byName", "x").length !== 0) throw new Error("index missing");
+  client.close();
+});

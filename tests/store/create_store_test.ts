@@ -127,3 +127,15 @@ Deno.test("index updates touch only changed values: an update keeping labels kee
   writer.apply({ type: "Delete", object: v("3", "x") });
   assert.deepEqual(reader.indexValues("ns"), []);
 });
+
+Deno.test("addIndexers() files the objects already stored under a new index", async () => {
+  const { createStore: make } = await import("../../lib/store/create_store.ts");
+  const { writer, reader } = make<{ metadata: { name: string; namespace: string } }>();
+  writer.apply({ type: "Init" });
+  writer.apply({ type: "InitApply", object: { metadata: { name: "a", namespace: "x" } } });
+  writer.apply({ type: "InitDone", resourceVersion: "1" });
+  writer.addIndexers({ ns: (o) => [o.metadata.namespace] });
+  if (reader.byIndex("ns", "x").length !== 1) throw new Error("not backfilled");
+  writer.apply({ type: "Apply", object: { metadata: { name: "b", namespace: "x" } } });
+  if (reader.byIndex("ns", "x").length !== 2) throw new Error("not maintained");
+});
