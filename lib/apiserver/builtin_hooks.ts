@@ -8,6 +8,40 @@ import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
 import type { KindHooks } from "./context.ts";
+import { deepEqual } from "../core/deep_equal.ts";
+
+/** The pod spec with the fields an update may change blanked out. */
+function immutablePart(spec: unknown): unknown {
+  if (!isPlainObject(spec)) return spec;
+  const images = (list: unknown) =>
+    Array.isArray(list)
+      ? list.map((c) => (isPlainObject(c) ? { ...c, image: undefined } : c))
+      : list;
+  return {
+    ...spec,
+    containers: images(spec.containers),
+    initContainers: images(spec.initContainers),
+    activeDeadlineSeconds: undefined,
+    tolerations: undefined,
+    schedulingGates: undefined,
+    // Binding sets the node once (pods/binding or an update from "" to a node).
+    nodeName: undefined,
+  };
+}
+
+/** kube-apiserver's rule: a pod's spec is immutable but for images, deadlines, tolerations. */
+function podSpecChanges(obj: KubeObject, old: KubeObject): FieldError[] {
+  const before = isPlainObject(old.spec) ? old.spec.nodeName : undefined;
+  const after = isPlainObject(obj.spec) ? obj.spec.nodeName : undefined;
+  const rebound = before !== undefined && before !== "" && after !== before;
+  if (!rebound && deepEqual(immutablePart(old.spec), immutablePart(obj.spec))) return [];
+  return [{
+    type: "FieldValueForbidden",
+    field: "spec",
+    detail:
+      "Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.schedulingGates`",
+  }];
+}
 
 const namespaceHooks: KindHooks = {
   prepareCreate(obj) {
@@ -37,36 +71,40 @@ const podHooks: KindHooks = {
     obj.spec = spec;
     obj.status = { phase: "Pending", qosClass: podQos(obj) };
   },
-  validate(obj) {
-    const errs: FieldError[] = [];
-    const spec = obj.spec;
-    if (!isPlainObject(spec)) {
-      return [{ type: "FieldValueRequired", field: "spec", detail: "Required value" }];
-    }
-    const containers = spec.containers;
-    if (!Array.isArray(containers) || containers.length === 0) {
-      errs.push({ type: "FieldValueRequired", field: "spec.containers", detail: "Required value" });
-    } else {
-      containers.forEach((c, i) => {
-        if (!isPlainObject(c) || typeof c.name !== "string" || !c.name) {
-          errs.push({
-            type: "FieldValueRequired",
-            field: `spec.containers[${i}].name`,
-            detail: "Required value",
-          });
-        }
-        if (!isPlainObject(c) || typeof c.image !== "string" || !c.image) {
-          errs.push({
-            type: "FieldValueRequired",
-            field: `spec.containers[${i}].image`,
-            detail: "Required value",
-          });
-        }
-      });
-    }
-    return errs;
+  validate(obj, old) {
+    return [...validatePodSpec(obj), ...(old ? podSpecChanges(obj, old) : [])];
   },
 };
+
+function validatePodSpec(obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = obj.spec;
+  if (!isPlainObject(spec)) {
+    return [{ type: "FieldValueRequired", field: "spec", detail: "Required value" }];
+  }
+  const containers = spec.containers;
+  if (!Array.isArray(containers) || containers.length === 0) {
+    errs.push({ type: "FieldValueRequired", field: "spec.containers", detail: "Required value" });
+  } else {
+    containers.forEach((c, i) => {
+      if (!isPlainObject(c) || typeof c.name !== "string" || !c.name) {
+        errs.push({
+          type: "FieldValueRequired",
+          field: `spec.containers[${i}].name`,
+          detail: "Required value",
+        });
+      }
+      if (!isPlainObject(c) || typeof c.image !== "string" || !c.image) {
+        errs.push({
+          type: "FieldValueRequired",
+          field: `spec.containers[${i}].image`,
+          detail: "Required value",
+        });
+      }
+    });
+  }
+  return errs;
+}
 
 const secretHooks: KindHooks = {
   prepareCreate(obj) {

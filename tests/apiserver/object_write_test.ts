@@ -250,3 +250,29 @@ Deno.test("patch types: json patch, merge patch, strategic merge patch; 415 for 
     const missing = await api.patch(`${cms}/zz`, { data: {} });
     assert.equal(missing.status, 404);
   }));
+
+Deno.test("a pod's spec is immutable but for images (and binding once)", () =>
+  withApi(async (api) => {
+    const pods = "/api/v1/namespaces/default/pods";
+    await api.post(pods, {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c", image: "a:1" }] },
+    });
+    const image = await api.patch(`${pods}/p`, {
+      spec: { containers: [{ name: "c", image: "a:2" }] },
+    });
+    assert.equal(image.status, 200);
+    const added = await api.patch(`${pods}/p`, {
+      spec: { containers: [{ name: "c", image: "a:2" }, { name: "d", image: "d" }] },
+    });
+    assert.equal(added.status, 422);
+    assert.match(added.body.message, /pod updates may not change fields/);
+    const bind = await api.patch(`${pods}/p`, { spec: { nodeName: "n1" } });
+    assert.equal(bind.status, 200);
+    const rebind = await api.patch(`${pods}/p`, { spec: { nodeName: "n2" } });
+    assert.equal(rebind.status, 422);
+    const labels = await api.patch(`${pods}/p`, { metadata: { labels: { a: "b" } } });
+    assert.equal(labels.status, 200);
+  }));
