@@ -81,7 +81,8 @@ function compareValue(
   e: PathElement,
   s: Sinks,
 ) {
-  if (o === undefined && n === undefined) return;
+  // Unchanged subtrees are shared by reference between the stored and the next object.
+  if (o === n) return;
   if (o === undefined) return addAll(n, schema, e, s.a);
   if (n === undefined) return addAll(o, schema, e, s.r);
   const so = shapeOf(schema, o), sn = shapeOf(schema, n);
