@@ -10,8 +10,16 @@ import type { ObjectKey } from "../core/key.ts";
 
 /** What the cache must show before the key is reconciled again. */
 export type Expectation =
-  /** A created object appears. */
-  | { readonly type: "present"; readonly cache: string; readonly key: ObjectKey }
+  /**
+   * A created object appears — or the cache has seen everything up to its resourceVersion
+   * without it (it was deleted before the cache caught up, e.g. across a relist).
+   */
+  | {
+    readonly type: "present";
+    readonly cache: string;
+    readonly key: ObjectKey;
+    readonly resourceVersion?: string;
+  }
   /** A deleted object disappears, is replaced (other uid) or is terminating. */
   | { readonly type: "gone"; readonly cache: string; readonly key: ObjectKey; readonly uid: string }
   /** A written object shows a resourceVersion other than the one before the write. */
@@ -22,11 +30,24 @@ export type Expectation =
     readonly beforeRv: string | undefined;
   };
 
-/** Reads the cache: an object's uid, resourceVersion and whether it is terminating. */
+/**
+ * Reads the cache: an object's uid, resourceVersion and whether it is terminating; with no
+ * key, the newest resourceVersion the cache has seen (`{ resourceVersion }`).
+ */
 export type CacheLookup = (
   cache: string,
-  key: ObjectKey,
+  key?: ObjectKey,
 ) => { uid?: string; resourceVersion?: string; terminating: boolean } | undefined;
+
+/**
+ * Whether resourceVersion `seen` is at least `written`. resourceVersions are opaque, but
+ * kube-apiserver's (and the embedded server's) are increasing integers: compared only when
+ * both are; otherwise unknown (false), and the expectation waits for its deadline.
+ */
+function atLeast(seen: string | undefined, written: string | undefined): boolean {
+  if (!seen || !written || !/^\d+$/.test(seen) || !/^\d+$/.test(written)) return false;
+  return seen.length === written.length ? seen >= written : seen.length > written.length;
+}
 
 /**
  * Whether the cache already shows an expected write.
@@ -41,7 +62,7 @@ export function isMet(e: Expectation, lookup: CacheLookup): boolean {
   const seen = lookup(e.cache, e.key);
   switch (e.type) {
     case "present":
-      return seen !== undefined;
+      return seen !== undefined || atLeast(lookup(e.cache)?.resourceVersion, e.resourceVersion);
     case "gone":
       return seen === undefined || seen.uid !== e.uid || seen.terminating;
     case "changed":

@@ -118,6 +118,10 @@ export function runController<P extends HasMetadata, W>(
   };
   const world = (spec.world ?? ((c: CacheView) => c as unknown as W))(view);
   const lookup: CacheLookup = (cache, key) => {
+    if (key === undefined) {
+      const rv = stores.get(cache)?.resourceVersion;
+      return rv === undefined ? undefined : { resourceVersion: rv, terminating: false };
+    }
     const o = stores.get(cache)?.get(key);
     return o
       ? {
@@ -171,7 +175,13 @@ export function runController<P extends HasMetadata, W>(
       const op = o.op;
       if (op.type === "create" || op.type === "apply") {
         const obj = (o.object ?? op.object) as KubeObject;
-        out.push({ type: "present", cache: cacheName(obj as Kind), key: objectKey(obj) });
+        const rv = o.object?.metadata?.resourceVersion;
+        out.push({
+          type: "present",
+          cache: cacheName(obj as Kind),
+          key: objectKey(obj),
+          ...(rv ? { resourceVersion: rv } : {}),
+        });
       } else if (op.type === "delete") {
         const key = op.ref.namespace ? `${op.ref.namespace}/${op.ref.name}` : op.ref.name;
         out.push({ type: "gone", cache: cacheName(op.ref), key, uid: op.ref.uid });
@@ -203,7 +213,9 @@ export function runController<P extends HasMetadata, W>(
       return;
     }
     if (!expectations.ready(key, lookup, started)) {
-      return { requeueAfterMs: expectations.remainingMs(key, started) };
+      // Check again soon (a local check, no API call): the writes may show up, or the cache
+      // may move past them without an event for this key (e.g. across a relist).
+      return { requeueAfterMs: Math.min(expectations.remainingMs(key, started), 250) };
     }
     const reconcileId = `${spec.name}-${(++reconcileCounter).toString(36)}`;
     const rlog = withFields(log, { key, reconcileId });
