@@ -23,6 +23,8 @@ export interface WatchSettings {
   readonly maxBufferedEvents: number;
   /** Active watches, closed on server shutdown. */
   readonly active: Set<() => void>;
+  /** Whether the server is shutting down: a watch arriving then ends at once. */
+  readonly closing?: () => boolean;
   /** Injected faults: watch connections dropped mid-stream. */
   readonly faults?: WatchFaults;
 }
@@ -217,6 +219,7 @@ export function handleWatch(
         ? setInterval(() => bookmark(false), settings.bookmarkIntervalMs)
         : 0;
       settings.active.add(close);
+      const late = settings.closing?.() ?? false;
       teardown = () => {
         unsubscribe();
         unregister();
@@ -224,6 +227,9 @@ export function handleWatch(
         if (interval) clearInterval(interval);
         settings.active.delete(close);
       };
+      // A request that was already in flight when shutdown began (e.g. delayed) must not keep
+      // a stream open: the server's graceful shutdown waits for every response to end.
+      if (late) close();
     },
     pull() {
       onPull();

@@ -129,6 +129,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
+  let closing = false;
   const hostname = options.hostname ?? "127.0.0.1";
   const hosts = ["localhost", "127.0.0.1", "::1"];
   if (!hosts.includes(hostname) && hostname !== "0.0.0.0" && hostname !== "::") {
@@ -149,6 +150,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
       active,
+      closing: () => closing,
       faults,
     },
     get address() {
@@ -197,6 +199,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ? { failNode: running.simulation.failNode, restoreNode: running.simulation.restoreNode }
       : {}),
     close: async () => {
+      closing = true;
       faults.close();
       running.close();
       for (const close of [...active]) close();

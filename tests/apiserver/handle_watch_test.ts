@@ -153,3 +153,17 @@ Deno.test("closing the server ends open watches", async () => {
   });
   assert.equal(await ended, undefined);
 });
+
+Deno.test("a watch still in flight when the server closes does not hold the shutdown open", async () => {
+  const { startApiServer } = await import("../../lib/apiserver/server.ts");
+  const server = await startApiServer({ faults: { seed: 1, latencyMs: 100 } });
+  const pending = fetch(`${server.url}${cms}?watch=true&resourceVersion=1`)
+    .then((r) => r.text())
+    .catch(() => "");
+  await new Promise((r) => setTimeout(r, 20)); // the request now waits in the latency fault
+  const closed = server.close().then(() => "closed");
+  const timeout = new Promise((r) => setTimeout(() => r("hung"), 3000));
+  const outcome = await Promise.race([closed, timeout]);
+  assert.equal(outcome, "closed");
+  await pending;
+});
