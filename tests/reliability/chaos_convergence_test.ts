@@ -266,6 +266,19 @@ async function runSchedule(
   }
 }
 
+/** Fails a run that takes far longer than its bounds instead of hanging the test suite. */
+async function watchdog<T>(run: Promise<T>, ms = 90_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`chaos run still going after ${ms} ms: hung`)), ms);
+  });
+  try {
+    return await Promise.race([run, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 Deno.test({
   name: "every PodSet converges to its replicas after random faults and user actions stop",
   sanitizeOps: false,
@@ -280,7 +293,7 @@ Deno.test({
           fc.nat(),
           fc.array(action, { minLength: 3, maxLength: 14 }),
           faultSettings,
-          (faultSeed, actions, faults) => runSchedule(faultSeed, actions, faults),
+          (faultSeed, actions, faults) => watchdog(runSchedule(faultSeed, actions, faults)),
         ),
         { seed, numRuns, endOnFailure: true },
       );
