@@ -309,7 +309,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: () =>
-    runSchedule(7, [
+    watchdog(runSchedule(7, [
       { type: "create", ps: 0, replicas: 3 },
       { type: "create", ps: 1, replicas: 1 },
       {
@@ -323,5 +323,5 @@ Deno.test({
       { type: "editTemplate", ps: 1, image: "busybox" },
       { type: "deletePodSet", ps: 1 },
       { type: "wait", ms: 200 },
-    ]),
+    ])),
 });
