@@ -210,6 +210,10 @@ if (demoOnly || failed) {
   );
   Deno.exit(failed ? 1 : 0);
 }
+// Listen for Ctrl-C / SIGTERM before saying so.
+const { promise, resolve } = Promise.withResolvers<void>();
+Deno.addSignalListener("SIGINT", () => resolve());
+Deno.addSignalListener("SIGTERM", () => resolve());
 say("story done; the controller keeps running.");
 if (kubeconfigFile) {
   console.log(
@@ -218,9 +222,6 @@ if (kubeconfigFile) {
   console.log(JSON.stringify(demo(2), null, 2));
   console.log("YAML\n  kubectl get podsets,pods -o wide\n\nCtrl-C to stop.");
 }
-const { promise, resolve } = Promise.withResolvers<void>();
-Deno.addSignalListener("SIGINT", () => resolve());
-Deno.addSignalListener("SIGTERM", () => resolve());
 await promise;
 keepAlive.unsubscribe();
 await manager.stop();
