@@ -46,7 +46,7 @@ Deno.test("a reconciler that throws for one key backs off for that key only; the
     );
     await client.create(secret(name));
     await seen;
-    assert.ok(performance.now() - started < 500, `${name} waited behind the failing key`);
+    assert.ok(performance.now() - started < 2000, `${name} waited behind the failing key`);
   }
   const bad = records.filter((r) => r.key === "default/bad");
   assert.ok(bad.length >= 1 && bad.every((r) => r.result === "error"));
