@@ -149,19 +149,7 @@ export function nodeLostPodStatus(pod: KubeObject, nowMs: number): Record<string
     reason: "NodeLost",
     message: `Node ${node} which was running pod ${pod.metadata?.name} is unresponsive`,
     conditions: [...kept, notReady("Ready"), notReady("ContainersReady")],
-    containerStatuses: list(status.containerStatuses).map((c) => ({
-      ...c,
-      ready: false,
-      started: false,
-      state: {
-        terminated: {
-          exitCode: 137,
-          reason: "Error",
-          startedAt: rec(rec(c.state).running).startedAt ?? now,
-          finishedAt: now,
-        },
-      },
-    })),
+    containerStatuses: terminated(status.containerStatuses, 137, "Error", now),
   };
 }
 
@@ -189,18 +177,23 @@ export function succeededPodStatus(pod: KubeObject, nowMs: number): Record<strin
     ...status,
     phase: "Succeeded",
     conditions: [...kept, completed("Ready"), completed("ContainersReady")],
-    containerStatuses: list(status.containerStatuses).map((c) => ({
-      ...c,
-      ready: false,
-      started: false,
-      state: {
-        terminated: {
-          exitCode: 0,
-          reason: "Completed",
-          startedAt: rec(rec(c.state).running).startedAt ?? now,
-          finishedAt: now,
-        },
-      },
-    })),
+    containerStatuses: terminated(status.containerStatuses, 0, "Completed", now),
   };
+}
+
+/** Container statuses of stopped containers (not ready, terminated with `exitCode`). */
+function terminated(statuses: unknown, exitCode: number, reason: string, now: string): unknown[] {
+  return list(statuses).map((c) => ({
+    ...c,
+    ready: false,
+    started: false,
+    state: {
+      terminated: {
+        exitCode,
+        reason,
+        startedAt: rec(rec(c.state).running).startedAt ?? now,
+        finishedAt: now,
+      },
+    },
+  }));
 }
