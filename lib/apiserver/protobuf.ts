@@ -10,7 +10,7 @@
  */
 
 type Field =
-  | { name: string; kind: "string" | "bytes" | "int" | "bool" | "time"; repeated?: boolean }
+  | { name: string; kind: "string" | "bytes" | "raw" | "int" | "bool" | "time"; repeated?: boolean }
   | { name: string; kind: "map"; bytesValue?: boolean }
   | { name: string; kind: "message"; spec: Spec; repeated?: boolean };
 type Spec = Readonly<Record<number, Field>>;
@@ -127,6 +127,9 @@ function decodeMessage(buf: Uint8Array, spec: Spec): Record<string, unknown> {
       case "bytes":
         value = base64(r.bytes());
         break;
+      case "raw": // nested message bytes, decoded by the caller
+        value = r.bytes();
+        break;
       case "int":
         value = r.varint();
         break;
@@ -178,7 +181,7 @@ export function decodeKubeProtobuf(body: Uint8Array): Record<string, unknown> {
       kind: "message",
       spec: { 1: { name: "apiVersion", kind: "string" }, 2: { name: "kind", kind: "string" } },
     },
-    2: { name: "raw", kind: "bytes" },
+    2: { name: "raw", kind: "raw" },
   });
   const tm = (unknown.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
   const spec = kinds[`${tm.apiVersion}/${tm.kind}`];
@@ -189,6 +192,6 @@ export function decodeKubeProtobuf(body: Uint8Array): Record<string, unknown> {
       }; send ${tm.apiVersion}/${tm.kind} as application/json`,
     );
   }
-  const raw = Uint8Array.from(atob(String(unknown.raw ?? "")), (c) => c.charCodeAt(0));
+  const raw = unknown.raw instanceof Uint8Array ? unknown.raw : new Uint8Array();
   return { apiVersion: tm.apiVersion, kind: tm.kind, ...decodeMessage(raw, spec) };
 }
