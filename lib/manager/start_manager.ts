@@ -78,6 +78,15 @@ export interface Manager {
   readonly done: Promise<void>;
 }
 
+// Cached objects are immutable: serialize each one once for the bytes-held metric, not on
+// every scrape.
+const sizes = new WeakMap<object, number>();
+function jsonSize(obj: object): number {
+  let n = sizes.get(obj);
+  if (n === undefined) sizes.set(obj, n = JSON.stringify(obj).length);
+  return n;
+}
+
 interface Tracked {
   readonly resource: string;
   readonly informer: Informer<KubeObject>;
@@ -224,7 +233,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       })),
       tracked.map((m) => {
         let bytes = 0;
-        for (const o of m.informer.store.list()) bytes += JSON.stringify(o).length;
+        for (const o of m.informer.store.list()) bytes += jsonSize(o);
         return {
           resource: m.resource,
           objects: m.informer.store.size,
