@@ -57,6 +57,20 @@ Deno.test("storage: lists, snapshots and watch replays agree with a model for an
             x,
           ) => [`${x.object.metadata!.namespace}/${x.object.metadata!.name}`, x.object.v]);
           assert.deepEqual(listed, [...model[i]].sort(([a], [b]) => (a < b ? -1 : 1)));
+          for (const after of ["", "a/x", "a/y", "a/zz", "b/x", "c"]) {
+            const scanned = [...s.scan(res, undefined, after || undefined)].map((x) =>
+              `${x.object.metadata!.namespace}/${x.object.metadata!.name}`
+            );
+            const expected = [...model[i].keys()].filter((k) => k > after).sort();
+            assert.deepEqual(scanned, expected, `scan after ${after}`);
+            const inB = [...s.scan(res, "b", after || undefined)].map((x) =>
+              x.object.metadata!.name
+            );
+            assert.deepEqual(
+              inB,
+              expected.filter((k) => k.startsWith("b/")).map((k) => k.slice(2)),
+            );
+          }
           const nsA = s.list(res, "a").map((x) => x.object.metadata!.name);
           assert.deepEqual(
             nsA,
