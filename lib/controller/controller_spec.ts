@@ -50,6 +50,12 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
   readonly concurrency?: number;
   /** Periodic resync of every primary key in ms (default: off). */
   readonly resyncMs?: number;
+  /**
+   * Holds back the primary's status op when the same plan writes other objects; the next
+   * reconcile, once the cache shows those writes, writes the status from what it observes
+   * (default true; never twice in a row for a key). See `deferStatus`.
+   */
+  readonly deferStatus?: boolean;
   /** Restricts the primary and children to one namespace (default: all). */
   readonly namespace?: string;
 }

@@ -31,6 +31,8 @@ import type { QueueInput } from "../queue/run_outcome.ts";
 import type { PlanOutcome } from "../apply/apply_plan.ts";
 import type { EventRecorder } from "./event_recorder.ts";
 import { applyStep } from "./apply_step.ts";
+import { deferStatus } from "./defer_status.ts";
+import { refOf } from "../reconcile/op.ts";
 import { formatPlan } from "../apply/format_plan.ts";
 import type { CacheView, ControllerSpec, Kind } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
@@ -132,6 +134,7 @@ export function runController<P extends HasMetadata, W>(
       : undefined;
   };
   const expectations = new Expectations();
+  const deferredLast = new Set<ObjectKey>();
   const firstSeen = new Map<ObjectKey, number>();
   const records = new Subject<ReconcileRecord>();
   const ownerGroup = groupOf(spec.for.apiVersion);
@@ -210,6 +213,7 @@ export function runController<P extends HasMetadata, W>(
     const p = primary.store.get(key) as KubeObject | undefined;
     if (!p) {
       expectations.forget(key);
+      deferredLast.delete(key);
       return;
     }
     if (!expectations.ready(key, lookup, started)) {
@@ -251,7 +255,12 @@ export function runController<P extends HasMetadata, W>(
       if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
       throw new Error(err.message);
     }
-    const plan = planned.right;
+    const split = deps.dryRun || spec.deferStatus === false
+      ? { plan: planned.right, deferred: false }
+      : deferStatus(planned.right, refOf(p), deferredLast.has(key));
+    if (split.deferred) deferredLast.add(key);
+    else deferredLast.delete(key);
+    const plan = split.plan;
     if (plan.ops.length > 0 && deps.dryRun) {
       rlog.info("dry run: plan not applied", { plan: formatPlan(plan) });
     } else if (plan.ops.length > 0) {
@@ -288,6 +297,9 @@ export function runController<P extends HasMetadata, W>(
       plan.requeueAfterMs !== undefined ? "requeue" : plan.ops.length ? "success" : "skipped",
       plan.ops.length,
     );
+    // A held-back status is written by the next reconcile: run the key again (it waits for
+    // its expectations, so usually the children's own events come first).
+    if (split.deferred) return { requeueAfterMs: 0 };
     return plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : undefined;
   };
 

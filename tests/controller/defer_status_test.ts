@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import fc from "npm:fast-check@4.10.2";
+import { E, filter, firstValueFrom, Subject } from "../../lib/deps.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
+import { startApiServer } from "../../lib/apiserver/server.ts";
+import { clientFromKubeconfig } from "../../lib/client/connect.ts";
+import { informers } from "../../lib/informer/informers.ts";
+import { controller } from "../../lib/controller/controller_spec.ts";
+import { type ReconcileRecord, runController } from "../../lib/controller/run_controller.ts";
+import { deferStatus } from "../../lib/controller/defer_status.ts";
+import type { ObjectRef, Op } from "../../lib/reconcile/op.ts";
+
+const primary: ObjectRef = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  namespace: "default",
+  name: "web",
+};
+const child = (name: string): Op => ({
+  type: "create",
+  object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "default" } },
+});
+const arbOp: fc.Arbitrary<Op> = fc.oneof(
+  fc.constantFrom("a", "b").map(child),
+  fc.constant<Op>({ type: "status", ref: primary, status: { replicas: 1 } }),
+  fc.constant<Op>({
+    type: "patch",
+    ref: primary,
+    patchType: "merge",
+    patch: { metadata: { labels: { a: "b" } } },
+  }),
+  fc.constant<Op>({
+    type: "delete",
+    ref: { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "c", uid: "u" },
+  }),
+);
+const isPrimaryStatus = (op: Op) => op.type === "status" && op.ref.name === primary.name;
+const touchesChild = (op: Op) =>
+  op.type === "create" || (op.type === "delete" && op.ref.kind === "ConfigMap");
+
+Deno.test("deferStatus holds back exactly the primary's status ops, only beside child writes, never twice in a row", () => {
+  fc.assert(fc.property(fc.array(arbOp, { maxLength: 6 }), fc.boolean(), (ops, last) => {
+    const r = deferStatus({ ops, requeueAfterMs: 5 }, primary, last);
+    const expectDefer = !last && ops.some(touchesChild) && ops.some(isPrimaryStatus);
+    assert.equal(r.deferred, expectDefer);
+    assert.equal(r.plan.requeueAfterMs, 5);
+    assert.deepEqual(r.plan.ops, expectDefer ? ops.filter((op) => !isPrimaryStatus(op)) : ops);
+  }));
+});
+
+const cmKind = { apiVersion: "v1", kind: "ConfigMap" };
+const deployKind = { apiVersion: "apps/v1", kind: "Deployment" };
+
+/**
+ * A controller whose status reports the children it *observes* (not the ones it plans), so a
+ * status written beside the create says 0 and the next one 1: the write count tells whether
+ * the first was held back.
+ */
+async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: boolean }) {
+  const server = await startApiServer();
+  const c = await clientFromKubeconfig(server.kubeconfig);
+  if (E.isLeft(c)) throw new Error(c.left.message);
+  const client = c.right;
+  const inf = informers(client);
+  const stop$ = new Subject<void>();
+  const records = new Subject<ReconcileRecord>();
+  const spec = controller({
+    name: "defer",
+    for: deployKind,
+    ...(opts.childEventsTrigger
+      ? { owns: [cmKind] }
+      : { watches: [{ resource: cmKind, keys: () => [] }] }),
+    ...(opts.deferStatus === undefined ? {} : { deferStatus: opts.deferStatus }),
+    reconcile: (p, cache) => {
+      const seen = cache.store(cmKind).list().length;
+      const ops: Op[] = seen === 0 ? [child(`${p.metadata!.name}-cm`)] : [];
+      const status = (p as { status?: { replicas?: number } }).status;
+      if (status?.replicas !== seen) {
+        ops.push({ type: "status", ref: primary, status: { replicas: seen } });
+      }
+      return E.right({ ops });
+    },
+  });
+  const sub = runController(spec, { client, informers: inf, stop$ }).subscribe((r) =>
+    records.next(r)
+  );
+  const deployments = inf.informer<KubeObject>(deployKind);
+  const settled = firstValueFrom(deployments.deltas$.pipe(
+    filter(() =>
+      (deployments.store.get("default/web")?.status as { replicas?: number } | undefined)
+        ?.replicas === 1
+    ),
+  ));
+  await client.create({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", namespace: "default" },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { a: "b" } },
+      template: {
+        metadata: { labels: { a: "b" } },
+        spec: { containers: [{ name: "c", image: "x" }] },
+      },
+    },
+  } as KubeObject);
+  await settled;
+  // The status write's own event reconciles once more: that run must find nothing to do.
+  await firstValueFrom(records.pipe(filter((r) => r.result === "skipped")));
+  const writes = server.requestCounts()["patch/status deployments"] ?? 0;
+  stop$.next();
+  sub.unsubscribe();
+  client.close();
+  await server.close();
+  return writes;
+}
+
+Deno.test("a status beside child creates waits for the children to show: one status write instead of two", async () => {
+  assert.equal(await statusWrites({ childEventsTrigger: true }), 1);
+  assert.equal(await statusWrites({ childEventsTrigger: true, deferStatus: false }), 2);
+});
+
+Deno.test("a held-back status is written even when the children's events do not trigger the primary", async () => {
+  assert.equal(await statusWrites({ childEventsTrigger: false }), 1);
+});
