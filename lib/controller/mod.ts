@@ -37,6 +37,6 @@ export {
   createControllerMetrics,
   type ReconcileResult,
 } from "./controller_metrics.ts";
-export { type DeferredPlan, deferStatus } from "./defer_status.ts";
+export { holdStatus, type StatusHoldResult, type StatusHoldState } from "./hold_status.ts";
 export * from "./finalizer.ts";
 export * from "./event_recorder.ts";

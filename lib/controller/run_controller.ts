@@ -18,7 +18,7 @@ import {
   timer,
 } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
-import { type ObjectKey, objectKey } from "../core/key.ts";
+import type { ObjectKey } from "../core/key.ts";
 import { type Logger, silentLogger, withFields } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
 import type { InformerFactory } from "../informer/informers.ts";
@@ -28,15 +28,16 @@ import type { HasMetadata } from "../store/has_metadata.ts";
 import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
 import type { QueueInput } from "../queue/run_outcome.ts";
-import type { PlanOutcome } from "../apply/apply_plan.ts";
 import type { EventRecorder } from "./event_recorder.ts";
 import { applyStep } from "./apply_step.ts";
-import { deferStatus } from "./defer_status.ts";
+import { statusBatcher } from "./status_batcher.ts";
 import { refOf } from "../reconcile/op.ts";
+import type { Plan } from "../reconcile/plan.ts";
 import { formatPlan } from "../apply/format_plan.ts";
-import type { CacheView, ControllerSpec, Kind } from "./controller_spec.ts";
+import type { CacheView, ControllerSpec } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
-import { type CacheLookup, type Expectation, Expectations } from "./expectations.ts";
+import { type CacheLookup, Expectations } from "./expectations.ts";
+import { cacheName, planExpectations } from "./plan_expectations.ts";
 import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
 
 /** One reconcile, as reported to the caller (and logged). */
@@ -70,7 +71,6 @@ export interface ControllerDeps {
   readonly reconcileTimeoutMs?: number;
 }
 
-const cacheName = (k: Kind) => `${k.apiVersion}/${k.kind}`;
 const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
 
 let reconcileCounter = 0;
@@ -134,7 +134,10 @@ export function runController<P extends HasMetadata, W>(
       : undefined;
   };
   const expectations = new Expectations();
-  const deferredLast = new Set<ObjectKey>();
+  const batcher = statusBatcher({
+    batchMs: spec.statusBatchMs ?? 100,
+    cacheRv: (cache) => stores.get(cache)?.resourceVersion,
+  });
   const firstSeen = new Map<ObjectKey, number>();
   const records = new Subject<ReconcileRecord>();
   const ownerGroup = groupOf(spec.for.apiVersion);
@@ -171,38 +174,6 @@ export function runController<P extends HasMetadata, W>(
       : EMPTY,
   ).pipe(deps.stop$ ? takeUntil(deps.stop$) : (s) => s);
 
-  const expectationsOf = (outcome: PlanOutcome, p: KubeObject): Expectation[] => {
-    const out: Expectation[] = [];
-    for (const o of outcome.outcomes) {
-      if (o.type !== "done") continue;
-      const op = o.op;
-      if (op.type === "create" || op.type === "apply") {
-        const obj = (o.object ?? op.object) as KubeObject;
-        const rv = o.object?.metadata?.resourceVersion;
-        out.push({
-          type: "present",
-          cache: cacheName(obj as Kind),
-          key: objectKey(obj),
-          ...(rv ? { resourceVersion: rv } : {}),
-        });
-      } else if (op.type === "delete") {
-        const key = op.ref.namespace ? `${op.ref.namespace}/${op.ref.name}` : op.ref.name;
-        out.push({ type: "gone", cache: cacheName(op.ref), key, uid: op.ref.uid });
-      } else if (
-        (op.type === "status" || op.type === "patch") && op.ref.kind === spec.for.kind &&
-        op.ref.name === p.metadata?.name && op.ref.namespace === p.metadata?.namespace
-      ) {
-        out.push({
-          type: "changed",
-          cache: cacheName(spec.for),
-          key: objectKey(p),
-          beforeRv: p.metadata?.resourceVersion,
-        });
-      }
-    }
-    return out;
-  };
-
   const process = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
     await Promise.race([synced, stopped]);
     if (!isSynced) return;
@@ -213,7 +184,7 @@ export function runController<P extends HasMetadata, W>(
     const p = primary.store.get(key) as KubeObject | undefined;
     if (!p) {
       expectations.forget(key);
-      deferredLast.delete(key);
+      batcher.forget(key);
       return;
     }
     if (!expectations.ready(key, lookup, started)) {
@@ -255,12 +226,12 @@ export function runController<P extends HasMetadata, W>(
       if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
       throw new Error(err.message);
     }
-    const split = deps.dryRun || spec.deferStatus === false
-      ? { plan: planned.right, deferred: false }
-      : deferStatus(planned.right, refOf(p), deferredLast.has(key));
-    if (split.deferred) deferredLast.add(key);
-    else deferredLast.delete(key);
-    const plan = split.plan;
+    const held: { plan: Plan; retryAfterMs?: number } = deps.dryRun
+      ? { plan: planned.right }
+      : batcher.decide(key, planned.right, refOf(p), started);
+    const plan = held.plan;
+    const again = [plan.requeueAfterMs, held.retryAfterMs].filter((x) => x !== undefined);
+    const requeueAfterMs = again.length ? Math.min(...again) : undefined;
     if (plan.ops.length > 0 && deps.dryRun) {
       rlog.info("dry run: plan not applied", { plan: formatPlan(plan) });
     } else if (plan.ops.length > 0) {
@@ -275,8 +246,9 @@ export function runController<P extends HasMetadata, W>(
         events: deps.events,
       });
       if (step.outcome) {
+        batcher.wrote(step.outcome);
         const deadline = now() + (deps.expectationTimeoutMs ?? 30_000);
-        expectations.expect(key, expectationsOf(step.outcome, p), deadline);
+        expectations.expect(key, planExpectations(step.outcome, p), deadline);
       }
       switch (step.type) {
         case "applied":
@@ -294,13 +266,11 @@ export function runController<P extends HasMetadata, W>(
       }
     }
     record(
-      plan.requeueAfterMs !== undefined ? "requeue" : plan.ops.length ? "success" : "skipped",
+      requeueAfterMs !== undefined ? "requeue" : plan.ops.length ? "success" : "skipped",
       plan.ops.length,
     );
-    // A held-back status is written by the next reconcile: run the key again (it waits for
-    // its expectations, so usually the children's own events come first).
-    if (split.deferred) return { requeueAfterMs: 0 };
-    return plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : undefined;
+    // A held status is written when its window closes (an event for the key may come first).
+    return requeueAfterMs !== undefined ? { requeueAfterMs } : undefined;
   };
 
   const runs$ = keys$.pipe(

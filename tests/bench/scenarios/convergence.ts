@@ -90,7 +90,11 @@ async function controlled(target: Target, sizes: Sizes): Promise<number> {
   const managerClient = await target.client();
   const manager = await startManager({
     client: managerClient,
-    controllers: [{ ...podSetController, concurrency: sizes.concurrency }],
+    controllers: [{
+      ...podSetController,
+      concurrency: sizes.concurrency,
+      ...(Deno.env.get("SBM") ? { statusBatchMs: Number(Deno.env.get("SBM")) } : {}),
+    }],
   });
   await manager.ready;
   const t0 = performance.now();

@@ -7,7 +7,7 @@ import { clientFromKubeconfig } from "../../lib/client/connect.ts";
 import { informers } from "../../lib/informer/informers.ts";
 import { controller } from "../../lib/controller/controller_spec.ts";
 import { type ReconcileRecord, runController } from "../../lib/controller/run_controller.ts";
-import { deferStatus } from "../../lib/controller/defer_status.ts";
+import { holdStatus } from "../../lib/controller/hold_status.ts";
 import type { ObjectRef, Op } from "../../lib/reconcile/op.ts";
 
 const primary: ObjectRef = {
@@ -35,16 +35,62 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
   }),
 );
 const isPrimaryStatus = (op: Op) => op.type === "status" && op.ref.name === primary.name;
-const touchesChild = (op: Op) =>
-  op.type === "create" || (op.type === "delete" && op.ref.kind === "ConfigMap");
 
-Deno.test("deferStatus holds back exactly the primary's status ops, only beside child writes, never twice in a row", () => {
-  fc.assert(fc.property(fc.array(arbOp, { maxLength: 6 }), fc.boolean(), (ops, last) => {
-    const r = deferStatus({ ops, requeueAfterMs: 5 }, primary, last);
-    const expectDefer = !last && ops.some(touchesChild) && ops.some(isPrimaryStatus);
-    assert.equal(r.deferred, expectDefer);
-    assert.equal(r.plan.requeueAfterMs, 5);
-    assert.deepEqual(r.plan.ops, expectDefer ? ops.filter((op) => !isPrimaryStatus(op)) : ops);
+Deno.test("holdStatus removes only the primary's status ops, and never with a window of 0", () => {
+  fc.assert(fc.property(
+    fc.array(arbOp, { maxLength: 6 }),
+    fc.nat(1_000),
+    fc.option(fc.nat(1_000), { nil: undefined }),
+    fc.nat(300),
+    (ops, now, since, batchMs) => {
+      const pendingSince = since === undefined ? undefined : Math.min(since, now);
+      const r = holdStatus({ ops, requeueAfterMs: 5 }, primary, { now, batchMs, pendingSince });
+      assert.equal(r.plan.requeueAfterMs, 5);
+      const kept = ops.filter((op) => !isPrimaryStatus(op));
+      assert.ok(r.plan.ops.length === ops.length || r.plan.ops.length === kept.length);
+      if (r.plan.ops.length !== ops.length) assert.deepEqual(r.plan.ops, kept);
+      if (batchMs === 0) assert.deepEqual(r.plan.ops, ops);
+      assert.equal(r.retryAfterMs !== undefined, r.plan.ops.length !== ops.length);
+      if (r.retryAfterMs !== undefined) assert.ok(r.retryAfterMs > 0 && r.retryAfterMs <= batchMs);
+      // With no lagging cache, only the window holds.
+    },
+  ));
+});
+
+Deno.test("holdStatus: along any run of reconciles, status waits at most the window after the first unreported child write (longer only for a lagging cache, up to maxHoldMs)", () => {
+  const step = fc.record({
+    dt: fc.nat(80),
+    child: fc.boolean(),
+    status: fc.boolean(),
+    cacheBehind: fc.boolean(),
+  });
+  const args = [fc.array(step, { maxLength: 30 }), fc.nat(200), fc.nat(600)] as const;
+  fc.assert(fc.property(...args, (steps, batchMs, extra) => {
+    const maxHoldMs = batchMs + extra;
+    let now = 0;
+    let pendingSince: number | undefined;
+    let firstUnreported: number | undefined; // the model: kept from the plans' own history
+    for (const s of steps) {
+      now += s.dt;
+      const ops: Op[] = [
+        ...(s.child ? [child("a")] : []),
+        ...(s.status ? [{ type: "status", ref: primary, status: { n: now } } as Op] : []),
+      ];
+      const state = { now, batchMs, maxHoldMs, pendingSince, cacheBehind: s.cacheBehind };
+      const r = holdStatus({ ops }, primary, state);
+      pendingSince = r.pendingSince;
+      if (s.child && firstUnreported === undefined) firstUnreported = now;
+      const held = s.status && r.plan.ops.every((op) => op.type !== "status");
+      const age = firstUnreported === undefined ? undefined : now - firstUnreported;
+      const limit = s.cacheBehind && batchMs > 0 ? maxHoldMs : batchMs; // 0: never held
+      if (held) {
+        assert.ok(age !== undefined && age < limit);
+        assert.ok(r.retryAfterMs! > 0 && r.retryAfterMs! <= Math.max(batchMs - age, 20));
+      } else if (s.status) {
+        assert.ok(age === undefined || age >= limit);
+        firstUnreported = s.child ? now : undefined;
+      } else if (!s.child) firstUnreported = undefined;
+    }
   }));
 });
 
@@ -56,7 +102,7 @@ const deployKind = { apiVersion: "apps/v1", kind: "Deployment" };
  * status written beside the create says 0 and the next one 1: the write count tells whether
  * the first was held back.
  */
-async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: boolean }) {
+async function statusWrites(opts: { statusBatchMs?: number; childEventsTrigger: boolean }) {
   const server = await startApiServer();
   const c = await clientFromKubeconfig(server.kubeconfig);
   if (E.isLeft(c)) throw new Error(c.left.message);
@@ -70,7 +116,7 @@ async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: b
     ...(opts.childEventsTrigger
       ? { owns: [cmKind] }
       : { watches: [{ resource: cmKind, keys: () => [] }] }),
-    ...(opts.deferStatus === undefined ? {} : { deferStatus: opts.deferStatus }),
+    ...(opts.statusBatchMs === undefined ? {} : { statusBatchMs: opts.statusBatchMs }),
     reconcile: (p, cache) => {
       const seen = cache.store(cmKind).list().length;
       const ops: Op[] = seen === 0 ? [child(`${p.metadata!.name}-cm`)] : [];
@@ -115,9 +161,9 @@ async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: b
   return writes;
 }
 
-Deno.test("a status beside child creates waits for the children to show: one status write instead of two", async () => {
+Deno.test("a status beside child creates waits for its window and the children: one status write instead of two", async () => {
   assert.equal(await statusWrites({ childEventsTrigger: true }), 1);
-  assert.equal(await statusWrites({ childEventsTrigger: true, deferStatus: false }), 2);
+  assert.equal(await statusWrites({ childEventsTrigger: true, statusBatchMs: 0 }), 2);
 });
 
 Deno.test("a held-back status is written even when the children's events do not trigger the primary", async () => {
