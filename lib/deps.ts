@@ -29,6 +29,7 @@ export {
   Subject,
   Subscription,
   takeUntil,
+  tap,
   timer,
 } from "npm:rxjs@7.8.2";
 export type {

@@ -182,6 +182,11 @@ export interface UpdateOptions extends WriteOptions {
   readonly subresource?: "status";
   /** Whether the request may omit resourceVersion (patches may; PUT of custom resources may not). */
   readonly unconditional?: boolean;
+  /**
+   * A server-internal write like kube-apiserver's pod binding: spec and status in one commit,
+   * outside field management (no managedFields entry).
+   */
+  readonly storageUpdate?: boolean;
 }
 
 /**
@@ -233,7 +238,7 @@ export function updateObject(
     next = { ...old, status: body.status, metadata: { ...oldMeta } };
   } else {
     next = { ...body, metadata: { ...meta } };
-    if (info.hasStatus) {
+    if (info.hasStatus && !opts.storageUpdate) {
       if (old.status === undefined) delete next.status;
       else next.status = old.status;
     }
@@ -275,7 +280,7 @@ export function updateObject(
       withoutMeta(object, info.hasStatus || !info.isCustom),
     )
   ) m.generation = (m.generation ?? 0) + 1;
-  stampManagedFields(ctx, info, old, object, opts, opts.subresource);
+  if (!opts.storageUpdate) stampManagedFields(ctx, info, old, object, opts, opts.subresource);
   if (deepEqual(old, object)) return { object: present(info, old), created: false, warnings };
   if (opts.dryRun) return { object: present(info, object), created: false, warnings };
   const key = storeKey(info, namespace, name);

@@ -51,9 +51,15 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
   /** Periodic resync of every primary key in ms (default: off). */
   readonly resyncMs?: number;
   /**
-   * After a plan writes children, the primary's status waits this long and is then written
-   * once from what the cache shows, so a burst of child changes costs one status write
-   * (default 100 ms; 0 writes status beside the child writes). See `holdStatus`.
+   * A plan that writes children does not write the primary's status beside them: a later
+   * reconcile writes it, once the cache shows those writes and has caught up with the
+   * controller's own latest writes (at most 1 s) — one status write from what was observed,
+   * instead of a prediction plus a correction (default true). See `holdStatus`.
+   */
+  readonly deferStatus?: boolean;
+  /**
+   * With `deferStatus`, how long after the first unreported child write the status waits,
+   * coalescing a burst of child changes into one write (default 100 ms; 0: no wait).
    */
   readonly statusBatchMs?: number;
   /** Restricts the primary and children to one namespace (default: all). */

@@ -1,49 +1,46 @@
 /**
- * Status batching: after a key's plan writes children, the primary's status is held back for
- * a short window (`statusBatchMs`) and then written once, from what the cache shows — instead
- * of once beside the creates (a prediction: "3 pods, none ready") and again for every child
- * that turns ready meanwhile.
+ * Status holding: a plan that writes children does not write the primary's status beside
+ * them. The status goes out from a later reconcile — once the children's writes show in the
+ * cache (expectations), the caches have reached the controller's own latest writes, and an
+ * optional batch window (`statusBatchMs`) has passed — computed from what was observed.
  *
  * ## Why
  * A reconciler's status describes the world after its plan (that is what makes "apply the plan,
  * reconcile again: the plan is empty" hold). But children just created are not ready yet, so
- * that status is replaced moments later: two or more status writes (and watch events for
- * every reader of the primary) where one would do. Like kube-controller-manager's endpoint
- * batch period, holding it coalesces a burst of child changes into one status write.
+ * that status is a prediction replaced moments later: two status writes (and watch events for
+ * every reader of the primary) where one would do. A cache that lags behind the server would
+ * likewise report a state that is already gone; waiting until it has seen the controller's
+ * own latest writes (a read-your-writes barrier) avoids publishing it. A batch window (the
+ * controller's default is 100 ms), like kube-controller-manager's endpoint batch period,
+ * further coalesces bursts of child changes.
  *
- * When the window closes, the status also waits (polling, up to `maxHoldMs` after the window
- * opened) until the caches have caught up with the controller's own latest writes — a cache
- * lagging behind the server would otherwise report a state that is already gone.
- *
- * Staleness is bounded: the window opens at the *first* child write not yet reported in
- * status, so however fast children churn, status is written at most `maxHoldMs` later.
+ * Staleness is bounded: the hold starts at the *first* child write not yet reported in status,
+ * so however fast children churn, status goes out at most `maxHoldMs` later (and never held
+ * twice in a row for child writes alone).
  *
  * @module
  */
 import { type ObjectRef, type Op, refOf } from "../reconcile/op.ts";
 import type { Plan } from "../reconcile/plan.ts";
 
-/** Where a key stands: when its first unreported child write happened, if any. */
+/** Where a key stands. */
 export interface StatusHoldState {
   readonly now: number;
-  /** The batch window in ms; 0 never holds (status is written beside the child writes). */
+  /** Extra time a status waits after the first unreported child write (0: none). */
   readonly batchMs: number;
   /** Time of the first child write not yet followed by a status write. */
   readonly pendingSince: number | undefined;
   /** Whether the caches are behind the controller's latest writes (as of the window's end). */
   readonly cacheBehind?: boolean;
-  /** The longest a status waits for a lagging cache, from the window's start (>= batchMs). */
+  /** The longest a status waits for a lagging cache, from the hold's start (default 1 s). */
   readonly maxHoldMs?: number;
 }
-
-/** How often a status held for a lagging cache looks again, in ms. */
-export const CACHE_POLL_MS = 20;
 
 /** The plan to apply now, the key's new `pendingSince`, and when to look again if held. */
 export interface StatusHoldResult {
   readonly plan: Plan;
   readonly pendingSince: number | undefined;
-  /** Set when status ops were held: reconcile the key again after this many ms. */
+  /** Set when status ops were held: reconcile the key again after this many ms at the latest. */
   readonly retryAfterMs?: number;
 }
 
@@ -57,12 +54,11 @@ const sameObject = (a: ObjectRef, b: ObjectRef) =>
 /**
  * Decides whether a plan's status ops for `primary` wait. Pure.
  *
- * - a plan with child writes opens the window (unless one is open already);
- * - inside the window, the primary's status ops are removed and `retryAfterMs` says when the
- *   window closes; after it, while `cacheBehind` (until `maxHoldMs`), they are removed and
- *   retried every {@link CACHE_POLL_MS};
- * - a status op that goes out closes the window (and a child write beside it opens the next);
- * - a plan with neither has nothing unreported: the window closes.
+ * - a plan with child writes and no hold open: status held, the hold opens now;
+ * - a hold open: status held while inside `batchMs`, and after it while `cacheBehind` (up to
+ *   `maxHoldMs`; the caller wakes the key earlier when its caches catch up);
+ * - a status op that goes out ends the hold (a child write beside it opens the next);
+ * - a plan with neither status nor child writes has nothing unreported: the hold ends.
  *
  * @example
  * ```ts
@@ -73,9 +69,9 @@ const sameObject = (a: ObjectRef, b: ObjectRef) =>
  *     { type: "create", object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } } },
  *     { type: "status", ref: primary, status: { ready: false } },
  *   ],
- * }, primary, { now: 1_000, batchMs: 100, pendingSince: undefined });
+ * }, primary, { now: 1_000, batchMs: 0, pendingSince: undefined });
  * r.plan.ops.length; // 1 (the create)
- * r.retryAfterMs; // 100
+ * r.pendingSince; // 1000
  * ```
  */
 export function holdStatus(
@@ -87,18 +83,19 @@ export function holdStatus(
   const child = plan.ops.some((op) => !sameObject(refOfOp(op), primary));
   const status = plan.ops.some(isPrimaryStatus);
   if (!child && !status) return { plan, pendingSince: undefined };
-  const since = state.pendingSince ?? (child ? state.now : undefined);
+  const { now, batchMs } = state;
+  const since = state.pendingSince ?? (child ? now : undefined);
   if (!status) return { plan, pendingSince: since };
   const hold = (retryAfterMs: number) => ({
     plan: { ...plan, ops: plan.ops.filter((op) => !isPrimaryStatus(op)) },
     pendingSince: since,
     retryAfterMs,
   });
-  if (since !== undefined && state.batchMs > 0) {
-    const { now, batchMs } = state;
-    if (now < since + batchMs) return hold(since + batchMs - now);
-    const until = since + Math.max(batchMs, state.maxHoldMs ?? batchMs);
-    if (state.cacheBehind && now < until) return hold(Math.min(CACHE_POLL_MS, until - now));
+  if (since !== undefined) {
+    const opening = state.pendingSince === undefined;
+    if (opening || now < since + batchMs) return hold(Math.max(0, since + batchMs - now));
+    const until = since + Math.max(batchMs, state.maxHoldMs ?? 1_000);
+    if (state.cacheBehind && now < until) return hold(until - now);
   }
-  return { plan, pendingSince: child ? state.now : undefined };
+  return { plan, pendingSince: child ? now : undefined };
 }

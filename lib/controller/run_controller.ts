@@ -15,6 +15,7 @@ import {
   Observable,
   Subject,
   takeUntil,
+  tap,
   timer,
 } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
@@ -134,9 +135,11 @@ export function runController<P extends HasMetadata, W>(
       : undefined;
   };
   const expectations = new Expectations();
+  const woken = new Subject<ObjectKey>();
   const batcher = statusBatcher({
     batchMs: spec.statusBatchMs ?? 100,
     cacheRv: (cache) => stores.get(cache)?.resourceVersion,
+    wake: (key) => woken.next(key),
   });
   const firstSeen = new Map<ObjectKey, number>();
   const records = new Subject<ReconcileRecord>();
@@ -162,11 +165,18 @@ export function runController<P extends HasMetadata, W>(
   const keys$ = merge(
     primary.deltas$.pipe(mergeMap((d) => tag(primaryKeys(d, spec.filter)))),
     ...owned.map((o) =>
-      o.informer.deltas$.pipe(mergeMap((d) => tag(ownerKeys(d, ownerGroup, spec.for.kind))))
+      o.informer.deltas$.pipe(
+        tap(() => batcher.cacheAdvanced()),
+        mergeMap((d) => tag(ownerKeys(d, ownerGroup, spec.for.kind))),
+      )
     ),
     ...watched.map((x) =>
-      x.informer.deltas$.pipe(mergeMap((d) => tag(d.type === "Synced" ? [] : x.w.keys(d.object))))
+      x.informer.deltas$.pipe(
+        tap(() => batcher.cacheAdvanced()),
+        mergeMap((d) => tag(d.type === "Synced" ? [] : x.w.keys(d.object))),
+      )
     ),
+    woken.pipe(mergeMap((key) => tag([key]))),
     spec.resyncMs
       ? timer(spec.resyncMs, spec.resyncMs).pipe(
         mergeMap(() => primary.store.keys().map((key) => ({ key, priority: "initial" as const }))),
@@ -226,7 +236,7 @@ export function runController<P extends HasMetadata, W>(
       if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
       throw new Error(err.message);
     }
-    const held: { plan: Plan; retryAfterMs?: number } = deps.dryRun
+    const held: { plan: Plan; retryAfterMs?: number } = deps.dryRun || spec.deferStatus === false
       ? { plan: planned.right }
       : batcher.decide(key, planned.right, refOf(p), started);
     const plan = held.plan;

@@ -25,10 +25,11 @@ const created = (rv: string): PlanOutcome => ({
 
 function setup() {
   let cacheRv = "0";
-  const b = statusBatcher({ batchMs: 100, cacheRv: () => cacheRv });
+  const woken: string[] = [];
+  const b = statusBatcher({ batchMs: 100, cacheRv: () => cacheRv, wake: (k) => woken.push(k) });
   const statusGoesOut = (now: number) =>
     b.decide("d/p", { ops: [status] }, primary, now).plan.ops.length === 1;
-  return { b, statusGoesOut, setCacheRv: (rv: string) => void (cacheRv = rv) };
+  return { b, woken, statusGoesOut, setCacheRv: (rv: string) => void (cacheRv = rv) };
 }
 
 Deno.test("status batcher: after the window, a status waits for the caches to reach the controller's own latest child write", () => {
@@ -61,4 +62,23 @@ Deno.test("status batcher: non-integer resourceVersions count as caught up", () 
   b.wrote(created("10"));
   setCacheRv("abc");
   assert.equal(statusGoesOut(100), true);
+});
+
+Deno.test("status batcher: a key held for a lagging cache is woken once the cache catches up", async () => {
+  const { b, woken, statusGoesOut, setCacheRv } = setup();
+  b.decide("d/p", { ops: [create, status] }, primary, 0);
+  b.wrote(created("10"));
+  setCacheRv("9");
+  assert.equal(statusGoesOut(100), false);
+  b.cacheAdvanced();
+  await Promise.resolve();
+  assert.deepEqual(woken, [], "still behind");
+  setCacheRv("10");
+  b.cacheAdvanced();
+  b.cacheAdvanced(); // one scan per turn
+  await Promise.resolve();
+  assert.deepEqual(woken, ["d/p"]);
+  b.cacheAdvanced();
+  await Promise.resolve();
+  assert.deepEqual(woken, ["d/p"], "woken once");
 });

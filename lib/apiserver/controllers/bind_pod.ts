@@ -81,12 +81,7 @@ export function bindPod(
     string,
     string
   >;
-  const bound = updateObject(ctx, podInfo, namespace, name, {
-    ...pod,
-    metadata: { ...meta, ...(Object.keys(annotations).length ? { annotations } : {}) },
-    spec: { ...rec(pod.spec), nodeName: node },
-  }, { unconditional: true }).object;
-  const status = rec(bound.status);
+  const status = rec(pod.status);
   const conditions = (Array.isArray(status.conditions) ? status.conditions : [])
     .filter((c) => rec(c).type !== "PodScheduled");
   conditions.push({
@@ -95,10 +90,14 @@ export function bindPod(
     lastProbeTime: null,
     lastTransitionTime: formatTime(ctx.now()),
   });
+  // One commit for nodeName, annotations and the PodScheduled condition, as kube-apiserver's
+  // binding does (one watch event; no managedFields entry).
   return updateObject(ctx, podInfo, namespace, name, {
-    ...bound,
+    ...pod,
+    metadata: { ...meta, ...(Object.keys(annotations).length ? { annotations } : {}) },
+    spec: { ...rec(pod.spec), nodeName: node },
     status: { ...status, conditions },
-  }, { subresource: "status", unconditional: true }).object;
+  }, { unconditional: true, storageUpdate: true }).object;
 }
 
 /**

@@ -12,7 +12,7 @@ const binding = (node: unknown, metadata: Record<string, unknown> = {}) => ({
 
 Deno.test("POST pods/<name>/binding sets spec.nodeName and PodScheduled, answering 201", () =>
   withApi(async (api) => {
-    await api.post(pods, pod("p"));
+    const before = (await api.post(pods, pod("p"))).body;
     const r = await api.post(
       `${pods}/p/binding`,
       binding("n1", { name: "p", annotations: { "example.com/a": "1" } }),
@@ -31,6 +31,12 @@ Deno.test("POST pods/<name>/binding sets spec.nodeName and PodScheduled, answeri
     const c = p.status.conditions.find((x: { type: string }) => x.type === "PodScheduled");
     assert.equal(c.status, "True");
     assert.equal(p.status.phase, "Pending", "without a kubelet the pod does not start");
+    assert.equal(
+      Number(p.metadata.resourceVersion),
+      Number(before.metadata.resourceVersion) + 1,
+      "nodeName, annotations and PodScheduled commit together (one watch event)",
+    );
+    assert.deepEqual(p.metadata.managedFields, before.metadata.managedFields, "no binder entry");
   }));
 
 Deno.test("binding an already bound pod is 409; a missing pod is 404; a target-less binding is 422", () =>
