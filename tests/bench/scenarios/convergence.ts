@@ -186,6 +186,13 @@ export async function convergenceScenario(sizes: Sizes): Promise<Row[]> {
   const name = (where: string) =>
     `3 convergence (${sizes.podSets}x${sizes.replicas}, concurrency ${sizes.concurrency}), ${where}`;
 
+  // Same-thread runs first: the threaded ones leave garbage on this isolate's heap.
+  await onSameThread((c) => baseline(c.client, warm));
+  await onSameThread((c) => controlled(sameThread(c), warm));
+  const base = await onSameThread((c) => baseline(c.client, sizes));
+  const floor = await onSameThread((c) => baselineWithBareWatches(c, sizes));
+  const single = await onSameThread((c) => controlled(sameThread(c), sizes));
+
   await onThread((t) => baseline(t.driver, warm));
   await onThread((t) => controlled(t, warm));
   // The target row: the median of three alternating runs of each side.
@@ -195,12 +202,6 @@ export async function convergenceScenario(sizes: Sizes): Promise<Row[]> {
     runs.push(await onThread((t) => controlled(t, sizes)));
   }
   const threadBase = quantile(bases, 0.5), threadMs = quantile(runs, 0.5);
-
-  await onSameThread((c) => baseline(c.client, warm));
-  await onSameThread((c) => controlled(sameThread(c), warm));
-  const base = await onSameThread((c) => baseline(c.client, sizes));
-  const floor = await onSameThread((c) => baselineWithBareWatches(c, sizes));
-  const single = await onSameThread((c) => controlled(sameThread(c), sizes));
 
   const threaded = name("server on its own thread");
   const shared = name("server on the manager's thread");
