@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import { failure, type Status } from "../core/status.ts";
-import { fail, negotiate, parseBool } from "./http_util.ts";
+import { fail, negotiate, objectJson, parseBool } from "./http_util.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext } from "./context.ts";
 import { buildFilter } from "./list_filter.ts";
@@ -180,7 +180,7 @@ export function handleWatch(
         if (table || obj.apiVersion !== gv) return push(render(type, obj));
         let bytes = lineCache.get(e);
         if (!bytes) {
-          e.json ??= JSON.stringify(e.object);
+          e.json ??= objectJson(e.object);
           bytes = encoder.encode(`{"type":"${type}","object":${e.json}}\n`);
           lineCache.set(e, bytes);
         }

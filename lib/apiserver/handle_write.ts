@@ -11,7 +11,9 @@ import {
   decodeBody,
   fail,
   json,
+  objectJson,
   parseBool,
+  rawJson,
   readBody,
   readBodyBytes,
 } from "./http_util.ts";
@@ -75,7 +77,7 @@ function respond(r: WriteResult, status?: number): Response {
   if (r.warnings.length) {
     headers.warning = r.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ");
   }
-  return json(r.object, status ?? (r.created ? 201 : 200), headers);
+  return rawJson(objectJson(r.object), status ?? (r.created ? 201 : 200), headers);
 }
 
 async function body(req: Request): Promise<unknown> {

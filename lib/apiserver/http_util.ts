@@ -40,6 +40,30 @@ export function rawJson(
   return new Response(body, { status, headers: { ...jsonHeaders, ...headers } });
 }
 
+let lastObject: unknown;
+let lastText = "";
+
+/**
+ * The JSON text of an object, remembering the last one: a write's watch events are encoded
+ * while it commits, so its response (the same stored object) reuses that text instead of
+ * serializing the object a second time. Objects must not change once serialized (stored
+ * objects never do).
+ *
+ * @example
+ * ```ts
+ * import { objectJson } from "./http_util.ts";
+ * const o = { a: 1 };
+ * objectJson(o) === objectJson(o); // true (the second call is a cache hit)
+ * ```
+ */
+export function objectJson(obj: object): string {
+  if (obj === lastObject) return lastText;
+  const text = JSON.stringify(obj);
+  lastObject = obj;
+  lastText = text;
+  return text;
+}
+
 /** A JSON response. */
 export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return rawJson(JSON.stringify(value), status, headers);
