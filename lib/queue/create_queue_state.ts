@@ -8,56 +8,10 @@ import type { ObjectKey } from "../core/key.ts";
 import { defaultRateLimiter } from "./default_rate_limiter.ts";
 import { Fifo } from "./_fifo.ts";
 import { TimedHeap } from "./_heap.ts";
-import type { RateLimiter } from "./rate_limiter.ts";
 import type { Priority } from "./run_outcome.ts";
+import type { QueueState, QueueStateOptions } from "./queue_state.ts";
 
-/** Options of {@link createQueueState}. */
-export interface QueueStateOptions {
-  /** Delays retries of failed keys. Default {@link defaultRateLimiter}. */
-  readonly limiter?: RateLimiter;
-  /** After waiting this long an `"initial"` key gets every other turn. Default 10,000 ms. */
-  readonly agingMs?: number;
-}
-
-/** How a run ended, as told to {@link QueueState.finish}. */
-export type RunEnd =
-  | { readonly type: "done" }
-  | { readonly type: "requeue"; readonly afterMs: number }
-  | { readonly type: "failed"; readonly terminal: boolean };
-
-/** What {@link QueueState.finish} decided. */
-export interface Finished {
-  /** Delay before the key's next run; 0 = queued now; `null` = no next run planned. */
-  readonly delayMs: number | null;
-  /** Consecutive failures including this run (0 after a success). */
-  readonly failures: number;
-}
-
-/** The queue's state; every method takes the current time, none schedules anything. */
-export interface QueueState {
-  /** Adds a key; returns false when it was coalesced into a pending one. */
-  add(key: ObjectKey, priority: Priority, nowMs: number): boolean;
-  /** Takes the next key to run (and marks it processing), with how long it was queued. */
-  take(nowMs: number): { readonly key: ObjectKey; readonly queuedMs: number } | undefined;
-  /** Ends the run of a processing key and plans its next run. */
-  finish(key: ObjectKey, end: RunEnd, nowMs: number): Finished;
-  /** Queues (as live) every delayed key due at `nowMs`; returns how many. */
-  tick(nowMs: number): number;
-  /** When the earliest delayed key is due, if any. */
-  nextDueMs(): number | undefined;
-  /** Removes every delayed key and returns them. */
-  dropWaiting(): ObjectKey[];
-  /** Removes every queued key and returns them. */
-  dropQueued(): ObjectKey[];
-  /** Consecutive failures of a key. */
-  failures(key: ObjectKey): number;
-  /** Keys queued and ready to run (client-go's queue depth). */
-  readonly depth: number;
-  /** Keys being processed. */
-  readonly processing: number;
-  /** Keys waiting on a delay. */
-  readonly waiting: number;
-}
+export type { Finished, QueueState, QueueStateOptions, RunEnd } from "./queue_state.ts";
 
 type Phase = "idle" | "queued" | "waiting" | "processing";
 
