@@ -5,25 +5,24 @@
  */
 import { asyncScheduler, E, type Either, type SchedulerLike } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
-import { formatLabelSelector } from "../core/label_selector.ts";
-import { formatFieldSelector } from "../core/field_selector.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";
 import type { ApiError, ApiObjectRef } from "./api_error.ts";
-import { isGone } from "./is_api_error.ts";
 import type { BackoffOptions } from "./backoff_delay.ts";
 import { createRequestBudget, type RequestBudget } from "./create_request_budget.ts";
 import { createDiscovery } from "./create_discovery.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { objectRefOf, resourcePath, type ResourceRef } from "./resource_ref.ts";
 import { createTransport, type RequestSpec } from "./_transport.ts";
+import { deleteBody, listQuery, patchBody, watchQuery, writeQuery } from "./_request_parts.ts";
+import { checkListItems, decodeJson, watchBody } from "./_decode_response.ts";
+import { listAllPages } from "./_list_all_pages.ts";
 import type {
   Client,
   ListOptions,
   ObjectList,
   ResourceSpec,
   Result,
-  ScopeOptions,
   WriteOptions,
 } from "./client_types.ts";
 
@@ -50,33 +49,6 @@ export interface ClientOptions {
   readonly random?: () => number;
   /** TLS opt-ins passed to `createHttpClient`. */
   readonly http?: HttpClientOptions;
-}
-
-const contentTypes = {
-  json: "application/json-patch+json",
-  merge: "application/merge-patch+json",
-  strategic: "application/strategic-merge-patch+json",
-} as const;
-
-function scopeQuery(q: URLSearchParams, o: ScopeOptions): void {
-  const ls = o.labelSelector;
-  const fs = o.fieldSelector;
-  if (ls !== undefined) {
-    const s = typeof ls === "string" ? ls : formatLabelSelector(ls);
-    if (s) q.set("labelSelector", s);
-  }
-  if (fs !== undefined) {
-    const s = typeof fs === "string" ? fs : formatFieldSelector(fs);
-    if (s) q.set("fieldSelector", s);
-  }
-}
-
-function writeQuery(o: WriteOptions, fieldManager: string): URLSearchParams {
-  const q = new URLSearchParams();
-  q.set("fieldManager", o.fieldManager ?? fieldManager);
-  if (o.dryRun) q.set("dryRun", "All");
-  if (o.fieldValidation) q.set("fieldValidation", o.fieldValidation);
-  return q;
 }
 
 /**
@@ -131,26 +103,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
 
   const json = async <T>(spec: RequestSpec): Promise<Either<ApiError, T>> => {
     const res = await send(spec);
-    if (E.isLeft(res)) return res;
-    let text: string;
-    try {
-      text = await res.right.text();
-    } catch (cause) {
-      return E.left({
-        type: spec.signal?.aborted ? "aborted" : "network",
-        message: `Cannot ${spec.verb}: reading the response failed`,
-        cause,
-      } as ApiError);
-    }
-    try {
-      return E.right(JSON.parse(text) as T);
-    } catch {
-      return E.left({
-        type: "decode",
-        message: `Cannot ${spec.verb}: the response is not JSON: ${text.slice(0, 200)}`,
-        ...(spec.object ? { object: spec.object } : {}),
-      });
-    }
+    return E.isLeft(res) ? res : decodeJson<T>(res.right, spec);
   };
 
   const discovery = createDiscovery((path, signal) =>
@@ -177,30 +130,17 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
   const listPage = async <T>(spec: ResourceSpec, o: ListOptions = {}): Result<ObjectList<T>> => {
     const ref = await resolve(spec, o.signal);
     if (E.isLeft(ref)) return ref;
-    const q = new URLSearchParams();
-    scopeQuery(q, o);
-    if (o.limit !== undefined) q.set("limit", String(o.limit));
-    if (o.continue) q.set("continue", o.continue);
-    if (o.resourceVersion !== undefined) q.set("resourceVersion", o.resourceVersion);
-    if (o.resourceVersionMatch) q.set("resourceVersionMatch", o.resourceVersionMatch);
     const object: ApiObjectRef = objectRefOf(ref.right, { namespace: o.namespace });
     const path = resourcePath(ref.right, { namespace: o.namespace });
     const r = await json<ObjectList<T>>({
       method: "GET",
       path,
-      query: q,
+      query: listQuery(o),
       verb: "list",
       object,
       signal: o.signal,
     });
-    if (E.isRight(r) && !Array.isArray(r.right?.items)) {
-      return E.left({
-        type: "decode",
-        message: "Cannot list: the response has no items array",
-        object,
-      });
-    }
-    return r;
+    return checkListItems(r, object);
   };
 
   const write = async <T>(
@@ -241,36 +181,8 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         signal: o.signal,
       });
     },
-    list: async <T>(spec: ResourceSpec, o: ListOptions = {}) => {
-      const items: T[] = [];
-      let first: ObjectList<T> | undefined;
-      let token = o.continue;
-      let limit: number | undefined = o.limit ?? 500;
-      for (;;) {
-        const page = await listPage<T>(spec, { ...o, limit, continue: token });
-        if (E.isLeft(page)) {
-          if (token && isGone(page.left)) {
-            // The snapshot behind the token expired: start over, unpaginated.
-            items.length = 0;
-            first = undefined;
-            token = undefined;
-            limit = undefined;
-            continue;
-          }
-          return page;
-        }
-        first ??= page.right;
-        for (const item of page.right.items) items.push(item);
-        token = page.right.metadata?.continue || undefined;
-        if (!token) break;
-      }
-      const rv = first.metadata?.resourceVersion;
-      return E.right({
-        ...first,
-        metadata: rv !== undefined ? { resourceVersion: rv } : {},
-        items,
-      });
-    },
+    list: <T>(spec: ResourceSpec, o: ListOptions = {}) =>
+      listAllPages<T>((page) => listPage<T>(spec, page), o),
     listPage,
     create: (obj, o = {}) => write(obj, "create", o),
     replace: (obj, o = {}) => write(obj, "replace", o),
@@ -279,13 +191,11 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       const ref = await resolve(spec, o.signal);
       if (E.isLeft(ref)) return ref;
       const at = { namespace: nsOf(ref.right, o.namespace), name, subresource: o.subresource };
-      const body = o.patch.type === "json" ? o.patch.operations : o.patch.body;
       return json({
         method: "PATCH",
         path: resourcePath(ref.right, at),
         query: writeQuery(o, fieldManager),
-        body: JSON.stringify(body),
-        contentType: contentTypes[o.patch.type],
+        ...patchBody(o.patch),
         verb: "patch",
         object: objectRefOf(ref.right, at),
         signal: o.signal,
@@ -317,15 +227,10 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       const ref = await resolve(spec, o.signal);
       if (E.isLeft(ref)) return ref;
       const at = { namespace: nsOf(ref.right, o.namespace), name };
-      const body: Record<string, unknown> = { kind: "DeleteOptions", apiVersion: "v1" };
-      if (o.propagationPolicy) body.propagationPolicy = o.propagationPolicy;
-      if (o.preconditions) body.preconditions = o.preconditions;
-      if (o.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = o.gracePeriodSeconds;
-      if (o.dryRun) body.dryRun = ["All"];
       return json({
         method: "DELETE",
         path: resourcePath(ref.right, at),
-        body: JSON.stringify(body),
+        body: deleteBody(o),
         contentType: "application/json",
         verb: "delete",
         object: objectRefOf(ref.right, at),
@@ -335,35 +240,17 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     watch: async (spec, o = {}) => {
       const ref = await resolve(spec, o.signal);
       if (E.isLeft(ref)) return ref;
-      const q = new URLSearchParams({ watch: "true" });
-      scopeQuery(q, o);
-      if (o.resourceVersion !== undefined) q.set("resourceVersion", o.resourceVersion);
-      if (o.allowWatchBookmarks ?? true) q.set("allowWatchBookmarks", "true");
-      if (o.timeoutSeconds !== undefined) q.set("timeoutSeconds", String(o.timeoutSeconds));
-      if (o.sendInitialEvents) {
-        q.set("sendInitialEvents", "true");
-        q.set("resourceVersionMatch", "NotOlderThan");
-      }
       const path = resourcePath(ref.right, { namespace: o.namespace });
       const object = objectRefOf(ref.right, { namespace: o.namespace });
       const res = await send({
         method: "GET",
         path,
-        query: q,
+        query: watchQuery(o),
         verb: "watch",
         object,
         signal: o.signal,
       });
-      if (E.isLeft(res)) return res;
-      const body = res.right.body;
-      if (body === null) {
-        return E.left({
-          type: "decode",
-          message: "Cannot watch: the response has no body",
-          object,
-        });
-      }
-      return E.right(body);
+      return E.isLeft(res) ? res : watchBody(res.right, object);
     },
     request: send,
     close: () => httpClient?.close(),

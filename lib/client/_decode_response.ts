@@ -1,0 +1,116 @@
+/**
+ * Decoding of successful responses: a JSON body, a list's `items`, a watch's body stream.
+ * Each failure is an {@link ApiError} value naming the verb (and the object, when known).
+ *
+ * @module
+ */
+import { E, type Either } from "../deps.ts";
+import type { ApiError, ApiObjectRef } from "./api_error.ts";
+import type { RequestSpec } from "./_transport.ts";
+import type { ObjectList } from "./client_types.ts";
+
+/**
+ * Reads a response's body as JSON: a `network` (or, once the request's signal aborted,
+ * `aborted`) error if reading fails, a `decode` error quoting up to 200 characters if the
+ * body is not JSON.
+ *
+ * @param res the 2xx response
+ * @param spec the request it answers, for the error's message and object
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeJson } from "./_decode_response.ts";
+ * const spec = { method: "GET", path: "/api/v1/namespaces/default/configmaps/a", verb: "get" } as const;
+ * assert.deepEqual(await decodeJson(new Response('{"kind":"ConfigMap"}'), spec), {
+ *   _tag: "Right",
+ *   right: { kind: "ConfigMap" },
+ * });
+ * const bad = await decodeJson(new Response("<html>"), spec);
+ * assert.equal(bad._tag === "Left" && bad.left.type, "decode");
+ * ```
+ */
+export async function decodeJson<T>(
+  res: Response,
+  spec: RequestSpec,
+): Promise<Either<ApiError, T>> {
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (cause) {
+    return E.left({
+      type: spec.signal?.aborted ? "aborted" : "network",
+      message: `Cannot ${spec.verb}: reading the response failed`,
+      cause,
+    } as ApiError);
+  }
+  try {
+    return E.right(JSON.parse(text) as T);
+  } catch {
+    return E.left({
+      type: "decode",
+      message: `Cannot ${spec.verb}: the response is not JSON: ${text.slice(0, 200)}`,
+      ...(spec.object ? { object: spec.object } : {}),
+    });
+  }
+}
+
+/**
+ * Passes a decoded list through if it has an `items` array; otherwise a `decode` error.
+ *
+ * @param r the decoded list response (errors pass through unchanged)
+ * @param object the listed resource, for the error
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { E } from "../deps.ts";
+ * import { checkListItems } from "./_decode_response.ts";
+ * const object = { resource: "configmaps" };
+ * assert.equal(checkListItems(E.right({ metadata: {}, items: [] }), object)._tag, "Right");
+ * assert.equal(checkListItems(E.right({ metadata: {} } as never), object)._tag, "Left");
+ * ```
+ */
+export function checkListItems<T>(
+  r: Either<ApiError, ObjectList<T>>,
+  object: ApiObjectRef,
+): Either<ApiError, ObjectList<T>> {
+  if (E.isRight(r) && !Array.isArray(r.right?.items)) {
+    return E.left({
+      type: "decode",
+      message: "Cannot list: the response has no items array",
+      object,
+    });
+  }
+  return r;
+}
+
+/**
+ * The body stream of a watch response; a `decode` error if the response has none.
+ *
+ * @param res the 2xx watch response
+ * @param object the watched resource, for the error
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { watchBody } from "./_decode_response.ts";
+ * const object = { resource: "pods" };
+ * assert.equal(watchBody(new Response("{}\n"), object)._tag, "Right");
+ * assert.equal(watchBody(new Response(null), object)._tag, "Left");
+ * ```
+ */
+export function watchBody(
+  res: Response,
+  object: ApiObjectRef,
+): Either<ApiError, ReadableStream<Uint8Array>> {
+  const body = res.body;
+  if (body === null) {
+    return E.left({
+      type: "decode",
+      message: "Cannot watch: the response has no body",
+      object,
+    });
+  }
+  return E.right(body);
+}
