@@ -1,26 +1,22 @@
 /**
  * A simulated cluster in the style of KWOK: N fake Ready nodes, a scheduler that binds pending
- * pods, and kubelets that start pods, confirm their deletion and fail them with their node.
+ * pods, and kubelets (`_simulated_kubelet.ts`) that start pods, confirm their deletion and fail
+ * them with their node.
  *
  * @module
  */
-import { asyncScheduler, type SchedulerLike, type Subscription } from "../../deps.ts";
+import { asyncScheduler, type SchedulerLike } from "../../deps.ts";
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
 import { createObject, updateObject } from "../object_write.ts";
-import { deleteObject } from "../object_delete.ts";
 import type { StoredEvent } from "../watch_hub.ts";
 import { schedulePod } from "./schedule_pod.ts";
 import { type EventNote, recordEvent } from "./record_event.ts";
 import { nodeReady } from "./pick_node.ts";
-import { nodeLostPodStatus, runningPodStatus, succeededPodStatus } from "./pod_status.ts";
-import {
-  simulatedNode,
-  simulatedNodeIp,
-  simulatedNodeName,
-  simulatedNodeStatus,
-} from "./simulated_node.ts";
+import { simulatedNode, simulatedNodeName, simulatedNodeStatus } from "./simulated_node.ts";
+import { podFinished, podKey, podNodeName, podUnscheduled } from "./_pod_facts.ts";
+import { attempt } from "./_keyed_timers.ts";
+import { createSimulatedKubelet } from "./_simulated_kubelet.ts";
 
 /** Options of {@link installSimulation}; every field has a default. */
 export interface SimulationOptions {
@@ -50,21 +46,6 @@ export interface Simulation {
   readonly close: () => void;
 }
 
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-const nodeOf = (pod: KubeObject | undefined): string => {
-  const n = rec(pod?.spec).nodeName;
-  return typeof n === "string" ? n : "";
-};
-const phaseOf = (pod: KubeObject | undefined) => rec(pod?.status).phase;
-const finished = (pod: KubeObject | undefined) =>
-  phaseOf(pod) === "Succeeded" || phaseOf(pod) === "Failed";
-const ownedByJob = (pod: KubeObject) =>
-  (pod.metadata?.ownerReferences ?? []).some((r) => r.kind === "Job" && r.controller === true);
-const keyOf = (pod: KubeObject) => `${pod.metadata!.namespace}/${pod.metadata!.name}`;
-const unscheduled = (pod: KubeObject) =>
-  !nodeOf(pod) && !pod.metadata?.deletionTimestamp && !finished(pod) &&
-  (rec(pod.spec).schedulerName ?? "default-scheduler") === "default-scheduler";
-
 /**
  * Creates the simulated nodes and starts the scheduler and kubelets on a server context.
  *
@@ -80,9 +61,6 @@ const unscheduled = (pod: KubeObject) =>
  * ```
  */
 export function installSimulation(ctx: ServerContext, options: SimulationOptions = {}): Simulation {
-  const scheduler = options.scheduler ?? asyncScheduler;
-  const startDelay = options.podStartDelayMs ?? 100;
-  const confirmDelay = options.kubeletDelayMs ?? 100;
   const event = (obj: KubeObject, note: EventNote) => {
     if (options.events ?? true) recordEvent(ctx, obj, note);
   };
@@ -91,8 +69,6 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
   const indexOf = new Map<string, number>();
   const load = new Map<string, number>();
   const pending = new Set<string>();
-  const timers = new Map<string, Subscription>();
-  const ipCounter = new Map<string, number>();
   const scheduleDue = new Set<string>(), kubeletDue = new Set<string>();
   let scheduled = false;
   let closed = false;
@@ -103,28 +79,19 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     const n = indexOf.has(name) ? nodeObj(name) : undefined;
     return !!n && nodeReady(n);
   };
+  const kubelet = createSimulatedKubelet(ctx, {
+    nodeIndex: indexOf,
+    hasKubelet,
+    event,
+    scheduler: options.scheduler ?? asyncScheduler,
+    startDelayMs: options.podStartDelayMs ?? 100,
+    confirmDelayMs: options.kubeletDelayMs ?? 100,
+  });
 
   const kick = () => {
     if (scheduled || closed) return;
     scheduled = true;
     queueMicrotask(run);
-  };
-  const attempt = (f: () => void) => {
-    try {
-      f();
-    } catch {
-      // Changed meanwhile: the change's own event brings the pod back.
-    }
-  };
-  const later = (id: string, delayMs: number, f: () => void) => {
-    if (timers.has(id) || closed) return;
-    timers.set(
-      id,
-      scheduler.schedule(() => {
-        timers.delete(id);
-        if (!closed) attempt(f);
-      }, delayMs),
-    );
   };
 
   function run(): void {
@@ -135,120 +102,36 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
       scheduleDue.clear();
       kubeletDue.clear();
       for (const key of toSchedule) attempt(() => schedule(key));
-      for (const key of toSync) attempt(() => syncPod(key));
+      for (const key of toSync) attempt(() => kubelet.syncPod(key));
     }
   }
 
   function schedule(key: string): void {
     const pod = podObj(key);
-    if (!pod || !unscheduled(pod)) return;
+    if (!pod || !podUnscheduled(pod)) return;
     const nodes = ctx.storage.list(nodeInfo.storageKey).map((s) => s.object);
     schedulePod(ctx, pod, nodes, load, event);
   }
 
-  function syncPod(key: string): void {
-    const pod = podObj(key);
-    const node = nodeOf(pod);
-    if (!pod || !indexOf.has(node)) return;
-    const m = pod.metadata!;
-    const uid = m.uid!;
-    if (m.deletionTimestamp) {
-      if (!hasKubelet(node)) return;
-      return later(`delete/${uid}`, confirmDelay, () => {
-        deleteObject(ctx, podInfo, m.namespace, m.name!, {
-          gracePeriodSeconds: 0,
-          preconditions: { uid },
-        });
-      });
-    }
-    if (finished(pod)) return;
-    if (!hasKubelet(node)) {
-      timers.get(`start/${uid}`)?.unsubscribe();
-      timers.delete(`start/${uid}`);
-      const lost = updateObject(ctx, podInfo, m.namespace, m.name!, {
-        ...pod,
-        status: nodeLostPodStatus(pod, ctx.now()),
-      }, { subresource: "status", unconditional: true }).object;
-      event(lost, {
-        reason: "NodeNotReady",
-        message: "Node is not ready",
-        component: "node-controller",
-        type: "Warning",
-      });
-      return;
-    }
-    if (phaseOf(pod) !== "Pending" && phaseOf(pod) !== undefined) return;
-    later(`start/${uid}`, startDelay, () => {
-      const now = podObj(key);
-      if (
-        !now || now.metadata?.uid !== uid || now.metadata.deletionTimestamp ||
-        !hasKubelet(node) || (phaseOf(now) !== "Pending" && phaseOf(now) !== undefined)
-      ) return;
-      const n = (ipCounter.get(node) ?? 0) + 1;
-      ipCounter.set(node, n);
-      const podIP = `10.244.${indexOf.get(node)! % 256}.${2 + ((n - 1) % 250)}`;
-      const status = runningPodStatus(now, {
-        hostIP: simulatedNodeIp(indexOf.get(node)!),
-        podIP,
-        nowMs: ctx.now(),
-      });
-      const started = updateObject(ctx, podInfo, m.namespace, m.name!, { ...now, status }, {
-        subresource: "status",
-        unconditional: true,
-      }).object;
-      for (const c of (status.containerStatuses as { name: string }[])) {
-        event(started, {
-          reason: "Started",
-          message: `Started container ${c.name}`,
-          component: "kubelet",
-          host: node,
-          fieldPath: `spec.containers{${c.name}}`,
-        });
-      }
-      if (ownedByJob(started)) later(`start/${uid}`, startDelay, () => complete(key, uid));
-    });
-  }
-
-  function complete(key: string, uid: string): void {
-    const pod = podObj(key);
-    if (!pod || pod.metadata?.uid !== uid || pod.metadata.deletionTimestamp) return;
-    if (phaseOf(pod) !== "Running" || !hasKubelet(nodeOf(pod))) return;
-    const m = pod.metadata;
-    const done = updateObject(ctx, podInfo, m.namespace, m.name!, {
-      ...pod,
-      status: succeededPodStatus(pod, ctx.now()),
-    }, { subresource: "status", unconditional: true }).object;
-    event(done, {
-      reason: "Completed",
-      message: "Pod completed",
-      component: "kubelet",
-      host: nodeOf(pod),
-    });
-  }
-
-  const counted = (pod: KubeObject | undefined) => !!nodeOf(pod) && !finished(pod);
+  const counted = (pod: KubeObject | undefined) => !!podNodeName(pod) && !podFinished(pod);
   const adjust = (pod: KubeObject | undefined, by: number) => {
-    if (counted(pod)) load.set(nodeOf(pod), (load.get(nodeOf(pod)) ?? 0) + by);
+    if (counted(pod)) load.set(podNodeName(pod), (load.get(podNodeName(pod)) ?? 0) + by);
   };
 
   function deliverPod(e: StoredEvent): void {
     adjust(e.prev, -1);
-    const key = keyOf(e.object);
+    const key = podKey(e.object);
     if (e.type === "DELETED") {
       pending.delete(key);
-      for (const kind of ["start", "delete"]) {
-        const id = `${kind}/${e.object.metadata!.uid}`;
-        timers.get(id)?.unsubscribe();
-        timers.delete(id);
-      }
+      kubelet.forget(e.object.metadata!.uid!);
       return;
     }
     adjust(e.object, 1);
-    if (unscheduled(e.object)) {
+    if (podUnscheduled(e.object)) {
       pending.add(key);
       scheduleDue.add(key);
     } else pending.delete(key);
-    if (indexOf.has(nodeOf(e.object))) kubeletDue.add(key);
+    if (indexOf.has(podNodeName(e.object))) kubeletDue.add(key);
     kick();
   }
 
@@ -259,7 +142,7 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     const name = e.object.metadata!.name!;
     if (indexOf.has(name) && (e.type === "DELETED" || !nodeReady(e.object))) {
       for (const s of ctx.storage.list(podInfo.storageKey)) {
-        if (nodeOf(s.object) === name) kubeletDue.add(keyOf(s.object));
+        if (podNodeName(s.object) === name) kubeletDue.add(podKey(s.object));
       }
     }
     kick();
@@ -300,8 +183,7 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     close: () => {
       closed = true;
       for (const u of unsubscribe) u();
-      for (const t of timers.values()) t.unsubscribe();
-      timers.clear();
+      kubelet.close();
     },
   };
 }

@@ -1,0 +1,179 @@
+/**
+ * Internal: the simulated kubelets of all simulated nodes: they start bound pods (Running with
+ * IPs, then Succeeded for Job pods), confirm graceful deletions and fail the pods of a lost node.
+ *
+ * @module
+ */
+import type { SchedulerLike } from "../../deps.ts";
+import type { KubeObject } from "../../core/object.ts";
+import type { ServerContext } from "../context.ts";
+import { updateObject } from "../object_write.ts";
+import { deleteObject } from "../object_delete.ts";
+import type { EventNote } from "./record_event.ts";
+import { nodeLostPodStatus, runningPodStatus, succeededPodStatus } from "./pod_status.ts";
+import { simulatedNodeIp } from "./simulated_node.ts";
+import { ownedByJob, podFinished, podNodeName, podPhase } from "./_pod_facts.ts";
+import { KeyedTimers } from "./_keyed_timers.ts";
+
+/** What {@link createSimulatedKubelet} needs from the simulation. */
+export interface SimulatedKubeletOptions {
+  /** Index (1..N) of every simulated node, by name. */
+  readonly nodeIndex: ReadonlyMap<string, number>;
+  /** Whether a live simulated kubelet runs the node (simulated and Ready). */
+  readonly hasKubelet: (nodeName: string) => boolean;
+  /** Records an Event about a pod. */
+  readonly event: (obj: KubeObject, note: EventNote) => void;
+  /** Clock of the delays. */
+  readonly scheduler: SchedulerLike;
+  /** Delay between a pod's binding and its `Running` status (and `Running` to `Succeeded`). */
+  readonly startDelayMs: number;
+  /** Delay before a graceful pod deletion is confirmed. */
+  readonly confirmDelayMs: number;
+}
+
+/** The simulated kubelets. */
+export interface SimulatedKubelet {
+  /** Brings pod `namespace/name` one step towards what its node's kubelet would do. */
+  readonly syncPod: (key: string) => void;
+  /** Cancels the pending steps of a deleted pod. */
+  readonly forget: (uid: string) => void;
+  /** Cancels every pending step. */
+  readonly close: () => void;
+}
+
+/**
+ * Creates the kubelets of the simulated nodes. Every write goes through the ordinary write
+ * path (`pods/status`, delete with grace 0 and a uid precondition); a write that conflicts is
+ * dropped, the pod's next event syncs it again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TestScheduler } from "../../deps.ts";
+ * import { startApiServer } from "../server.ts";
+ * import { createObject } from "../object_write.ts";
+ * import { createSimulatedKubelet } from "./_simulated_kubelet.ts";
+ * const server = await startApiServer({ simulation: false });
+ * const ctx = server.context;
+ * const podInfo = ctx.registry.lookup("", "v1", "pods")!;
+ * createObject(ctx, podInfo, "default", {
+ *   metadata: { name: "p" },
+ *   spec: { nodeName: "n1", containers: [{ name: "c", image: "i" }] },
+ * });
+ * const scheduler = new TestScheduler(() => {});
+ * const kubelet = createSimulatedKubelet(ctx, {
+ *   nodeIndex: new Map([["n1", 1]]),
+ *   hasKubelet: () => true,
+ *   event: () => {},
+ *   scheduler,
+ *   startDelayMs: 10,
+ *   confirmDelayMs: 10,
+ * });
+ * kubelet.syncPod("default/p");
+ * scheduler.flush();
+ * const started = ctx.storage.get(podInfo.storageKey, "default/p")?.object;
+ * assert.equal((started?.status as { phase?: string }).phase, "Running");
+ * kubelet.close();
+ * await server.close();
+ * ```
+ */
+export function createSimulatedKubelet(
+  ctx: ServerContext,
+  options: SimulatedKubeletOptions,
+): SimulatedKubelet {
+  const { nodeIndex, hasKubelet, event, startDelayMs, confirmDelayMs } = options;
+  const podInfo = ctx.registry.lookup("", "v1", "pods")!;
+  const timers = new KeyedTimers(options.scheduler);
+  const ipCounter = new Map<string, number>();
+  const podObj = (key: string) => ctx.storage.get(podInfo.storageKey, key)?.object;
+
+  function syncPod(key: string): void {
+    const pod = podObj(key);
+    const node = podNodeName(pod);
+    if (!pod || !nodeIndex.has(node)) return;
+    const m = pod.metadata!;
+    const uid = m.uid!;
+    if (m.deletionTimestamp) {
+      if (!hasKubelet(node)) return;
+      return timers.later(`delete/${uid}`, confirmDelayMs, () => {
+        deleteObject(ctx, podInfo, m.namespace, m.name!, {
+          gracePeriodSeconds: 0,
+          preconditions: { uid },
+        });
+      });
+    }
+    if (podFinished(pod)) return;
+    if (!hasKubelet(node)) {
+      timers.cancel(`start/${uid}`);
+      const lost = updateObject(ctx, podInfo, m.namespace, m.name!, {
+        ...pod,
+        status: nodeLostPodStatus(pod, ctx.now()),
+      }, { subresource: "status", unconditional: true }).object;
+      event(lost, {
+        reason: "NodeNotReady",
+        message: "Node is not ready",
+        component: "node-controller",
+        type: "Warning",
+      });
+      return;
+    }
+    if (podPhase(pod) !== "Pending" && podPhase(pod) !== undefined) return;
+    timers.later(`start/${uid}`, startDelayMs, () => start(key, uid, node));
+  }
+
+  function start(key: string, uid: string, node: string): void {
+    const now = podObj(key);
+    if (
+      !now || now.metadata?.uid !== uid || now.metadata.deletionTimestamp ||
+      !hasKubelet(node) || (podPhase(now) !== "Pending" && podPhase(now) !== undefined)
+    ) return;
+    const m = now.metadata;
+    const n = (ipCounter.get(node) ?? 0) + 1;
+    ipCounter.set(node, n);
+    const podIP = `10.244.${nodeIndex.get(node)! % 256}.${2 + ((n - 1) % 250)}`;
+    const status = runningPodStatus(now, {
+      hostIP: simulatedNodeIp(nodeIndex.get(node)!),
+      podIP,
+      nowMs: ctx.now(),
+    });
+    const started = updateObject(ctx, podInfo, m.namespace, m.name!, { ...now, status }, {
+      subresource: "status",
+      unconditional: true,
+    }).object;
+    for (const c of (status.containerStatuses as { name: string }[])) {
+      event(started, {
+        reason: "Started",
+        message: `Started container ${c.name}`,
+        component: "kubelet",
+        host: node,
+        fieldPath: `spec.containers{${c.name}}`,
+      });
+    }
+    if (ownedByJob(started)) timers.later(`start/${uid}`, startDelayMs, () => complete(key, uid));
+  }
+
+  function complete(key: string, uid: string): void {
+    const pod = podObj(key);
+    if (!pod || pod.metadata?.uid !== uid || pod.metadata.deletionTimestamp) return;
+    if (podPhase(pod) !== "Running" || !hasKubelet(podNodeName(pod))) return;
+    const m = pod.metadata;
+    const done = updateObject(ctx, podInfo, m.namespace, m.name!, {
+      ...pod,
+      status: succeededPodStatus(pod, ctx.now()),
+    }, { subresource: "status", unconditional: true }).object;
+    event(done, {
+      reason: "Completed",
+      message: "Pod completed",
+      component: "kubelet",
+      host: podNodeName(pod),
+    });
+  }
+
+  return {
+    syncPod,
+    forget: (uid) => {
+      for (const kind of ["start", "delete"]) timers.cancel(`${kind}/${uid}`);
+    },
+    close: () => timers.close(),
+  };
+}
