@@ -108,7 +108,7 @@ export function createSimulatedKubelet(
       const lost = updateObject(ctx, podInfo, m.namespace, m.name!, {
         ...pod,
         status: nodeLostPodStatus(pod, ctx.now()),
-      }, { subresource: "status", unconditional: true }).object;
+      }, { subresource: "status", unconditional: true, fieldManager: "kubelet" }).object;
       event(lost, {
         reason: "NodeNotReady",
         message: "Node is not ready",
@@ -139,6 +139,7 @@ export function createSimulatedKubelet(
     const started = updateObject(ctx, podInfo, m.namespace, m.name!, { ...now, status }, {
       subresource: "status",
       unconditional: true,
+      fieldManager: "kubelet",
     }).object;
     for (const c of (status.containerStatuses as { name: string }[])) {
       event(started, {
@@ -160,7 +161,7 @@ export function createSimulatedKubelet(
     const done = updateObject(ctx, podInfo, m.namespace, m.name!, {
       ...pod,
       status: succeededPodStatus(pod, ctx.now()),
-    }, { subresource: "status", unconditional: true }).object;
+    }, { subresource: "status", unconditional: true, fieldManager: "kubelet" }).object;
     event(done, {
       reason: "Completed",
       message: "Pod completed",

@@ -142,6 +142,7 @@ export function installGarbageCollector(ctx: ServerContext): () => void {
     else delete metadata.ownerReferences;
     updateObject(ctx, info, loc.namespace, loc.name, present(info, { ...obj, metadata }), {
       unconditional: true,
+      fieldManager: "kube-controller-manager",
     });
   }
 
@@ -217,6 +218,7 @@ export function installGarbageCollector(ctx: ServerContext): () => void {
     if (metadata.finalizers.length === 0) delete metadata.finalizers;
     updateObject(ctx, info, loc.namespace, loc.name, present(info, { ...obj, metadata }), {
       unconditional: true,
+      fieldManager: "kube-controller-manager",
     });
   }
 

@@ -83,7 +83,7 @@ export function installNamespaceController(ctx: ServerContext): () => void {
       updateObject(ctx, nsInfo, undefined, name, {
         ...ns,
         status: { ...status, phase: "Terminating" },
-      }, { subresource: "status", unconditional: true });
+      }, { subresource: "status", unconditional: true, fieldManager: "kube-controller-manager" });
     }
     for (const id of plan.delete) {
       const [storageKey, objName] = id.split("|");
@@ -101,7 +101,10 @@ export function installNamespaceController(ctx: ServerContext): () => void {
     const spec: Record<string, unknown> = { ...(isPlainObject(current.spec) ? current.spec : {}) };
     if (finalizers.length) spec.finalizers = finalizers;
     else delete spec.finalizers;
-    updateObject(ctx, nsInfo, undefined, name, { ...current, spec }, { unconditional: true });
+    updateObject(ctx, nsInfo, undefined, name, { ...current, spec }, {
+      unconditional: true,
+      fieldManager: "kube-controller-manager",
+    });
   }
 
   function deliver(e: StoredEvent): void {

@@ -78,5 +78,5 @@ export function schedulePod(
         lastTransitionTime: formatTime(ctx.now()),
       }],
     },
-  }, { subresource: "status", unconditional: true });
+  }, { subresource: "status", unconditional: true, fieldManager: "kube-scheduler" });
 }

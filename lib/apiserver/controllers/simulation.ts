@@ -157,7 +157,7 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     updateObject(ctx, nodeInfo, undefined, name, {
       ...node,
       status: simulatedNodeStatus(index, ctx.now(), ready),
-    }, { subresource: "status", unconditional: true });
+    }, { subresource: "status", unconditional: true, fieldManager: "kubelet" });
   };
 
   const count = Math.max(0, Math.floor(options.nodes ?? 3));

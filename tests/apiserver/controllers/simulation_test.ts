@@ -45,6 +45,11 @@ Deno.test("a pending pod is bound to a node, then runs with IPs, container statu
     assert.match(c.containerID, /^containerd:\/\/[0-9a-f]{64}$/);
     assert.deepEqual([c.ready, c.started, c.restartCount], [true, true, 0]);
     assert.ok(c.state.running.startedAt);
+    const managers = p.metadata.managedFields.map((f: Obj) =>
+      `${f.manager} ${f.operation} ${f.subresource ?? ""}`.trim()
+    );
+    assert.equal(managers.length, 2, "binding records no entry");
+    assert.equal(managers[1], "kubelet Update status");
   }, fast));
 
 Deno.test("the scheduler spreads pods evenly over the nodes", () =>
