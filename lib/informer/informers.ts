@@ -35,7 +35,11 @@ export interface Informer<T> {
   hasSynced(): boolean;
 }
 
-/** Options of {@link InformerFactory.informer}. The first caller's store options win. */
+/**
+ * Options of {@link InformerFactory.informer}. Indexers of later requests are added to the
+ * shared store; a later request's transform must be the same function as the first's (or the
+ * request throws), so no reader silently gets objects shaped for another.
+ */
 export interface InformerOptions<K, T>
   extends Omit<ListWatchOptions, "scheduler" | "logger" | "random"> {
   /** Named indexes of the store. */
@@ -66,8 +70,9 @@ export type InformersOptions = Pick<
  * per resource, namespace, label selector and field selector, however many subscribers.
  *
  * Like client-go's `SharedInformerFactory`, but lazy and reference-counted: an informer
- * watches only while its `deltas$` has subscribers. The transform is the first request's;
- * indexers of later requests are added to the shared store (an existing name is kept).
+ * watches only while its `deltas$` has subscribers. Indexers of later requests are added to
+ * the shared store (an existing name is kept); asking again with a different transform (or
+ * none after one, or one after none) throws, naming the informer.
  *
  * @example
  * ```ts
@@ -85,7 +90,11 @@ export type InformersOptions = Pick<
 export function informers(client: Client, options: InformersOptions = {}): InformerFactory {
   const cache = new Map<
     string,
-    { informer: Informer<unknown>; writer: { addIndexers(i: never): void } }
+    {
+      informer: Informer<unknown>;
+      writer: { addIndexers(i: never): void };
+      transform: unknown;
+    }
   >();
   return {
     informer<T extends HasMetadata = KubeObject, K extends HasMetadata = T>(
@@ -95,6 +104,14 @@ export function informers(client: Client, options: InformersOptions = {}): Infor
       const key = informerKey(resource, o);
       const found = cache.get(key);
       if (found !== undefined) {
+        if (found.transform !== o.transform) {
+          throw new Error(
+            `Cannot share the informer ${key}: it was created ${
+              found.transform ? "with another transform" : "without a transform"
+            }, and this request ${o.transform ? "passes a different one" : "passes none"}; ` +
+              "pass the same transform function (e.g. the manager's defaultTransform) everywhere",
+          );
+        }
         // Later readers may need more indexes than the first one asked for.
         if (o.indexers) found.writer.addIndexers(o.indexers as never);
         return found.informer as Informer<T>;
@@ -115,7 +132,7 @@ export function informers(client: Client, options: InformersOptions = {}): Infor
         synced$: reader.synced$,
         hasSynced: () => reader.hasSynced(),
       };
-      cache.set(key, { informer: made as Informer<unknown>, writer: writer as never });
+      cache.set(key, { informer: made as Informer<unknown>, writer: writer as never, transform });
       return made;
     },
     get size() {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { E } from "../../lib/deps.ts";
 import { informers } from "../../lib/informer/informers.ts";
 import { byNamespace } from "../../lib/store/by_namespace.ts";
+import { stripManagedFields } from "../../lib/store/strip_managed_fields.ts";
 import type { Delta } from "../../lib/store/delta.ts";
 import { eventually, serverAndClient } from "../client/_server.ts";
 
@@ -80,4 +81,20 @@ Deno.test("a later request for the same informer adds its indexers to the shared
   if (first !== second) throw new Error("not shared");
   if (second.store.byIndex("byName", "x").length !== 0) throw new Error("index missing");
   client.close();
+});
+
+Deno.test("an informer is shared only with requests for the same transform; another one throws, naming it", () => {
+  const client = { close() {} } as never; // informers are lazy: nothing is requested here
+  const factory = informers(client);
+  const strip = stripManagedFields;
+  const a = factory.informer(cm, { transform: strip });
+  assert.equal(factory.informer(cm, { transform: strip }), a);
+  assert.throws(
+    () => factory.informer(cm, { transform: (o) => o }),
+    /Cannot share the informer v1\/ConfigMap ns= .*with another transform/,
+  );
+  assert.throws(() => factory.informer(cm), /passes none/);
+  const plain = factory.informer(cm, { namespace: "default" });
+  assert.throws(() => factory.informer(cm, { namespace: "default", transform: strip }), /without/);
+  assert.equal(factory.informer(cm, { namespace: "default" }), plain);
 });
