@@ -258,7 +258,9 @@ export function runController<P extends HasMetadata, W>(
       if (step.outcome) {
         batcher.wrote(step.outcome);
         const deadline = now() + (deps.expectationTimeoutMs ?? 30_000);
-        expectations.expect(key, planExpectations(step.outcome, p), deadline);
+        // Only caches this controller keeps can show a write; others would wait for nothing.
+        const expected = planExpectations(step.outcome, p).filter((e) => stores.has(e.cache));
+        expectations.expect(key, expected, deadline);
       }
       switch (step.type) {
         case "applied":

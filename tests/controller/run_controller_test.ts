@@ -260,3 +260,44 @@ Deno.test("stopping intake lets the in-flight reconcile finish its writes, then 
   assert.equal((await env.client.get(cmKind, "s-cm", { namespace: "default" }))._tag, "Right");
   await env.close();
 });
+
+Deno.test("a write to a kind the controller does not cache sets no expectation: the next change reconciles at once", async () => {
+  const env = await setup();
+  const stop$ = new Subject<void>();
+  const records = new Subject<ReconcileRecord>();
+  const spec = controller({
+    name: "uncached",
+    for: secretKind,
+    reconcile: (p) =>
+      E.right({
+        ops: [{
+          type: "create",
+          object: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: `${p.metadata!.name}-cm`, namespace: "default" },
+          },
+        }],
+      }),
+  });
+  const sub = runController(spec, {
+    client: env.client,
+    informers: env.informers,
+    stop$,
+    expectationTimeoutMs: 20_000,
+  }).subscribe((r) => records.next(r));
+  const first = firstValueFrom(records);
+  await env.client.create(parent("s") as KubeObject);
+  await first;
+  const started = performance.now();
+  const second = firstValueFrom(records);
+  await env.client.patch(secretKind, "s", {
+    namespace: "default",
+    patch: { type: "merge", body: { metadata: { labels: { again: "yes" } } } },
+  });
+  await second;
+  assert.ok(performance.now() - started < 5_000, "not held for the expectation timeout");
+  stop$.next();
+  sub.unsubscribe();
+  await env.close();
+});
