@@ -23,8 +23,6 @@ import type { ObjectKey } from "../core/key.ts";
 import { type Logger, silentLogger, withFields } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
 import type { InformerFactory } from "../informer/informers.ts";
-import type { StoreReader } from "../store/create_store.ts";
-import { byControllerOwnerUid } from "../store/by_controller_owner_uid.ts";
 import type { HasMetadata } from "../store/has_metadata.ts";
 import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
@@ -37,8 +35,9 @@ import type { Plan } from "../reconcile/plan.ts";
 import { formatPlan } from "../apply/format_plan.ts";
 import type { CacheView, ControllerSpec } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
-import { type CacheLookup, Expectations } from "./expectations.ts";
-import { cacheName, planExpectations } from "./plan_expectations.ts";
+import { Expectations } from "./expectations.ts";
+import { controllerCaches } from "./controller_caches.ts";
+import { planExpectations } from "./plan_expectations.ts";
 import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
 
 /** One reconcile, as reported to the caller (and logged). */
@@ -94,46 +93,8 @@ export function runController<P extends HasMetadata, W>(
   const now = deps.now ?? Date.now;
   const metrics = deps.metrics ?? createControllerMetrics();
   const queueMetrics = deps.queueMetrics ?? createQueueMetrics();
-  const scope = spec.namespace !== undefined ? { namespace: spec.namespace } : {};
-  const primary = deps.informers.informer<KubeObject>(spec.for, scope);
-  const indexers = { indexers: { controller: byControllerOwnerUid } };
-  const owned = (spec.owns ?? []).map((k) => ({
-    kind: k,
-    informer: deps.informers.informer<KubeObject>(k, { ...scope, ...indexers }),
-  }));
-  const watched = (spec.watches ?? []).map((w) => ({
-    w,
-    informer: deps.informers.informer<KubeObject>(w.resource, scope),
-  }));
-  const stores = new Map<string, StoreReader<KubeObject>>([[cacheName(spec.for), primary.store]]);
-  for (const o of owned) stores.set(cacheName(o.kind), o.informer.store);
-  for (const x of watched) stores.set(cacheName(x.w.resource), x.informer.store);
-  const view: CacheView = {
-    store(resource) {
-      const s = stores.get(cacheName(resource));
-      if (!s) {
-        throw new Error(
-          `Cannot read ${cacheName(resource)}: controller ${spec.name} does not watch it`,
-        );
-      }
-      return s;
-    },
-  };
+  const { primary, owned, watched, stores, view, lookup } = controllerCaches(spec, deps.informers);
   const world = (spec.world ?? ((c: CacheView) => c as unknown as W))(view);
-  const lookup: CacheLookup = (cache, key) => {
-    if (key === undefined) {
-      const rv = stores.get(cache)?.resourceVersion;
-      return rv === undefined ? undefined : { resourceVersion: rv, terminating: false };
-    }
-    const o = stores.get(cache)?.get(key);
-    return o
-      ? {
-        uid: o.metadata?.uid,
-        resourceVersion: o.metadata?.resourceVersion,
-        terminating: !!o.metadata?.deletionTimestamp,
-      }
-      : undefined;
-  };
   const expectations = new Expectations();
   const woken = new Subject<ObjectKey>();
   const batcher = statusBatcher({
