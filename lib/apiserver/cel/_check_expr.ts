@@ -69,6 +69,14 @@ export function checkExpr(
         return visit(k.value.operand, scope);
       case "callExpr": {
         const fn = k.value.function;
+        const target = k.value.target?.exprKind;
+        if (target?.case === "identExpr" && !scope.has(target.value.name)) {
+          const qualified = `${target.value.name}.${fn}`;
+          if (env.funcs.find(qualified) !== undefined) {
+            for (const a of k.value.args) visit(a, scope);
+            return;
+          }
+        }
         if (!/^[_@]/.test(fn) && env.funcs.find(fn) === undefined) {
           issues.push(`${where(e)}: undeclared reference to '${fn}' (in container '')`);
         }

@@ -6,6 +6,7 @@
  */
 import { cel } from "../../deps.ts";
 import { compilePattern } from "../schema/compile_pattern.ts";
+import { netLibrary } from "./_library_net.ts";
 
 const { STRING, INT, DYN, BOOL } = cel.CelScalar;
 const LIST = cel.listType(DYN);
@@ -155,8 +156,9 @@ const indexIn = (l: cel.CelList, v: cel.CelValue, last: boolean): bigint => {
 const celKey = (v: unknown): unknown =>
   typeof v === "bigint" ? Number(v) : cel.isCelList(v) ? Array.from(v, celKey) : v;
 
-/** Every library function: the Kubernetes strings, lists and regex extensions. */
+/** Every library function: the Kubernetes strings, lists, regex, IP and CIDR extensions. */
 export const kubernetesLibrary: cel.CelFunc[] = [
+  ...netLibrary,
   cel.celMethod("charAt", STRING, [INT], STRING, function (i) {
     const cs = chars(this);
     const n = int(i, "index");
