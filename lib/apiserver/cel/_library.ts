@@ -7,6 +7,7 @@
 import { cel } from "../../deps.ts";
 import { compilePattern } from "../schema/compile_pattern.ts";
 import { netLibrary } from "./_library_net.ts";
+import { urlLibrary } from "./_library_url.ts";
 
 const { STRING, INT, DYN, BOOL } = cel.CelScalar;
 const LIST = cel.listType(DYN);
@@ -156,9 +157,10 @@ const indexIn = (l: cel.CelList, v: cel.CelValue, last: boolean): bigint => {
 const celKey = (v: unknown): unknown =>
   typeof v === "bigint" ? Number(v) : cel.isCelList(v) ? Array.from(v, celKey) : v;
 
-/** Every library function: the Kubernetes strings, lists, regex, IP and CIDR extensions. */
+/** Every library function: the Kubernetes strings, lists, regex, IP, CIDR and URL extensions. */
 export const kubernetesLibrary: cel.CelFunc[] = [
   ...netLibrary,
+  ...urlLibrary,
   cel.celMethod("charAt", STRING, [INT], STRING, function (i) {
     const cs = chars(this);
     const n = int(i, "index");
