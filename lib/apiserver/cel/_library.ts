@@ -7,6 +7,7 @@
 import { cel } from "../../deps.ts";
 import { compilePattern } from "../schema/compile_pattern.ts";
 import { netLibrary } from "./_library_net.ts";
+import { quantityLibrary } from "./_library_quantity.ts";
 import { urlLibrary } from "./_library_url.ts";
 
 const { STRING, INT, DYN, BOOL } = cel.CelScalar;
@@ -157,10 +158,11 @@ const indexIn = (l: cel.CelList, v: cel.CelValue, last: boolean): bigint => {
 const celKey = (v: unknown): unknown =>
   typeof v === "bigint" ? Number(v) : cel.isCelList(v) ? Array.from(v, celKey) : v;
 
-/** Every library function: the Kubernetes strings, lists, regex, IP, CIDR and URL extensions. */
+/** Every library function: the Kubernetes strings, lists, regex, IP, CIDR, URL and quantity extensions. */
 export const kubernetesLibrary: cel.CelFunc[] = [
   ...netLibrary,
   ...urlLibrary,
+  ...quantityLibrary,
   cel.celMethod("charAt", STRING, [INT], STRING, function (i) {
     const cs = chars(this);
     const n = int(i, "index");
