@@ -1,0 +1,43 @@
+/**
+ * `podTemplateHash`: the stable short hash that names a Deployment's ReplicaSets.
+ *
+ * @module
+ */
+import { hashSuffix } from "../../reconcile/child_names.ts";
+
+/** The label (and selector key) that tells a Deployment's ReplicaSets apart. */
+export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
+
+/** JSON with object keys sorted and `undefined` members dropped: equal values, equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * A 10-character hash of a pod template (key order does not matter), in the alphabet of
+ * generated names; `collision` (default 0) picks another hash when a name is taken, like a
+ * Deployment's `collisionCount`. The `pod-template-hash` label itself is not hashed.
+ *
+ * @example
+ * ```ts
+ * import { podTemplateHash } from "./pod_template_hash.ts";
+ * const a = podTemplateHash({ metadata: { labels: { app: "web" } }, spec: { containers: [] } });
+ * const b = podTemplateHash({ spec: { containers: [] }, metadata: { labels: { app: "web" } } });
+ * a === b; // true
+ * a.length; // 10
+ * ```
+ */
+export function podTemplateHash(template: unknown, collision = 0): string {
+  const t = template as { metadata?: { labels?: Record<string, string> } } | undefined;
+  const labels = { ...t?.metadata?.labels };
+  delete labels[POD_TEMPLATE_HASH_LABEL];
+  const text = `${canonical({ ...t, metadata: { ...t?.metadata, labels } })}#${collision}`;
+  return hashSuffix(text, 0) + hashSuffix(text, 1);
+}
