@@ -3,8 +3,8 @@ import { E } from "../../../lib/deps.ts";
 import { startApiServer } from "../../../lib/apiserver/server.ts";
 import { clientFromKubeconfig } from "../../../lib/client/connect.ts";
 import { startManager } from "../../../lib/manager/start_manager.ts";
-import { workloadControllers } from "../../../lib/apiserver/workloads/mod.ts";
-import { createKubectl, kubectlAvailable } from "../_kubectl.ts";
+import { workloadControllers } from "../../../controllers/workloads/mod.ts";
+import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
 
 const MANIFEST = JSON.stringify({
   apiVersion: "apps/v1",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { rollingBounds } from "../../../lib/apiserver/workloads/rolling_bounds.ts";
+import { rollingBounds } from "../../../controllers/workloads/rolling_bounds.ts";
 
 Deno.test("rollingBounds() rounds surge up and unavailable down, never both 0, unavailable at most replicas", () => {
   fc.assert(

@@ -10,8 +10,8 @@ import {
   POD_TEMPLATE_HASH_LABEL,
   type ReplicaSet,
   workloadControllers,
-} from "../../../lib/apiserver/workloads/mod.ts";
-import type { Pod } from "../../../lib/apiserver/workloads/pod_facts.ts";
+} from "../../../controllers/workloads/mod.ts";
+import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 
 const NS = "default";
 const deployments = { apiVersion: "apps/v1", kind: "Deployment" };

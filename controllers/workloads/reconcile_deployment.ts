@@ -16,17 +16,17 @@
  *
  * @module
  */
-import { E, type Either, type k8sApps } from "../../deps.ts";
-import { keyOf } from "../../core/key.ts";
-import { deepEqual } from "../../core/deep_equal.ts";
-import type { JsonObject, KubeObject } from "../../core/object.ts";
-import type { DeepReadonly } from "../../store/deep_readonly.ts";
-import { deleteOp, type Op, refOf } from "../../reconcile/op.ts";
-import { ownerReference } from "../../reconcile/owner_reference.ts";
-import type { Plan } from "../../reconcile/plan.ts";
-import { type ReconcileError, terminal } from "../../reconcile/reconcile_error.ts";
-import type { ReconcileContext } from "../../reconcile/reconciler.ts";
-import type { World } from "../../reconcile/world.ts";
+import { E, type Either, type k8sApps } from "../../lib/deps.ts";
+import { keyOf } from "../../lib/core/key.ts";
+import { deepEqual } from "../../lib/core/deep_equal.ts";
+import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
+import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
+import type { Plan } from "../../lib/reconcile/plan.ts";
+import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
+import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
+import type { World } from "../../lib/reconcile/world.ts";
 import { deploymentStatus, type RsStatusCounts } from "./deployment_status.ts";
 import { planRollout, type RolloutStrategy } from "./plan_rollout.ts";
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from "./pod_template_hash.ts";
@@ -80,7 +80,7 @@ const olderFirst = (a: Rs, b: Rs) => {
  * @example
  * ```ts
  * import { reconcileDeployment } from "./reconcile_deployment.ts";
- * import { worldFromObjects } from "../../reconcile/world.ts";
+ * import { worldFromObjects } from "../../lib/reconcile/world.ts";
  * const plan = reconcileDeployment({
  *   apiVersion: "apps/v1", kind: "Deployment",
  *   metadata: { namespace: "d", name: "web", uid: "u1", generation: 1 },

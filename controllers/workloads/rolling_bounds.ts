@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Either } from "../../deps.ts";
+import type { Either } from "../../lib/deps.ts";
 
 /** An `IntOrString` as found in `spec.strategy.rollingUpdate`. */
 export type IntOrPercent = number | string;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { podTemplateHash } from "../../../lib/apiserver/workloads/pod_template_hash.ts";
+import { podTemplateHash } from "../../../controllers/workloads/pod_template_hash.ts";
 
 const reversed = (v: unknown): unknown =>
   Array.isArray(v)

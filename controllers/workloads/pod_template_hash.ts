@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { hashSuffix } from "../../reconcile/child_names.ts";
+import { hashSuffix } from "../../lib/reconcile/child_names.ts";
 
 /** The label (and selector key) that tells a Deployment's ReplicaSets apart. */
 export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { rollingBounds } from "../../../lib/apiserver/workloads/rolling_bounds.ts";
+import { rollingBounds } from "../../../controllers/workloads/rolling_bounds.ts";
 import {
   POD_TEMPLATE_HASH_LABEL,
   podTemplateHash,
-} from "../../../lib/apiserver/workloads/pod_template_hash.ts";
-import type { ReplicaSet } from "../../../lib/apiserver/workloads/reconcile_replica_set.ts";
+} from "../../../controllers/workloads/pod_template_hash.ts";
+import type { ReplicaSet } from "../../../controllers/workloads/reconcile_replica_set.ts";
 import {
   apply,
   type Cluster,

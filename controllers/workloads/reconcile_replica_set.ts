@@ -15,20 +15,20 @@
  *
  * @module
  */
-import { E, type Either, type k8sApps } from "../../deps.ts";
-import { keyOf } from "../../core/key.ts";
-import { deepEqual } from "../../core/deep_equal.ts";
-import { matchesLabels } from "../../core/label_selector.ts";
-import type { JsonObject, KubeObject } from "../../core/object.ts";
-import type { DeepReadonly } from "../../store/deep_readonly.ts";
-import { childNames, hashSuffix } from "../../reconcile/child_names.ts";
-import { deleteOp, type Op, refOf } from "../../reconcile/op.ts";
-import { ownerReference } from "../../reconcile/owner_reference.ts";
-import type { Plan } from "../../reconcile/plan.ts";
-import { planReplicas } from "../../reconcile/plan_replicas.ts";
-import { type ReconcileError, terminal } from "../../reconcile/reconcile_error.ts";
-import type { ReconcileContext } from "../../reconcile/reconciler.ts";
-import type { World } from "../../reconcile/world.ts";
+import { E, type Either, type k8sApps } from "../../lib/deps.ts";
+import { keyOf } from "../../lib/core/key.ts";
+import { deepEqual } from "../../lib/core/deep_equal.ts";
+import { matchesLabels } from "../../lib/core/label_selector.ts";
+import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
+import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
+import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
+import type { Plan } from "../../lib/reconcile/plan.ts";
+import { planReplicas } from "../../lib/reconcile/plan_replicas.ts";
+import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
+import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
+import type { World } from "../../lib/reconcile/world.ts";
 import { isPodActive, isPodReady, type Pod, podDeletionOrder } from "./pod_facts.ts";
 import { workloadSelector } from "./workload_selector.ts";
 
@@ -65,7 +65,7 @@ const hasAll = (
  * @example
  * ```ts
  * import { reconcileReplicaSet } from "./reconcile_replica_set.ts";
- * import { worldFromObjects } from "../../reconcile/world.ts";
+ * import { worldFromObjects } from "../../lib/reconcile/world.ts";
  * const plan = reconcileReplicaSet({
  *   apiVersion: "apps/v1", kind: "ReplicaSet",
  *   metadata: { namespace: "d", name: "web", uid: "u1", generation: 1 },

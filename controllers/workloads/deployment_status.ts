@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { k8sApps } from "../../deps.ts";
-import { type Condition, setCondition } from "../../reconcile/set_condition.ts";
-import type { DeepReadonly } from "../../store/deep_readonly.ts";
+import type { k8sApps } from "../../lib/deps.ts";
+import { type Condition, setCondition } from "../../lib/reconcile/set_condition.ts";
+import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 import type { RsCounts } from "./plan_rollout.ts";
 
 /** The counts of one ReplicaSet the status reads ({@link RsCounts} plus ready pods). */

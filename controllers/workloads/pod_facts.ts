@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { k8sCore } from "../../deps.ts";
-import type { DeepReadonly } from "../../store/deep_readonly.ts";
+import type { k8sCore } from "../../lib/deps.ts";
+import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 
 /** A Pod (kubernetes-types `core/v1`). */
 export type Pod = k8sCore.Pod;

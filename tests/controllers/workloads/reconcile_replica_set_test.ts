@@ -7,8 +7,8 @@ import type { Plan } from "../../../lib/reconcile/plan.ts";
 import {
   reconcileReplicaSet,
   type ReplicaSet,
-} from "../../../lib/apiserver/workloads/reconcile_replica_set.ts";
-import { isPodReady, type Pod } from "../../../lib/apiserver/workloads/pod_facts.ts";
+} from "../../../controllers/workloads/reconcile_replica_set.ts";
+import { isPodReady, type Pod } from "../../../controllers/workloads/pod_facts.ts";
 
 const UID = "rs-uid";
 const RUNS = { numRuns: 300 };

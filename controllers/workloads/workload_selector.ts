@@ -3,14 +3,14 @@
  *
  * @module
  */
-import type { Either } from "../../deps.ts";
-import type { k8sMeta } from "../../deps.ts";
+import type { Either } from "../../lib/deps.ts";
+import type { k8sMeta } from "../../lib/deps.ts";
 import {
   fromLabelSelectorObject,
   type LabelSelector,
   matchesLabels,
-} from "../../core/label_selector.ts";
-import type { DeepReadonly } from "../../store/deep_readonly.ts";
+} from "../../lib/core/label_selector.ts";
+import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 
 /**
  * Parses `spec.selector` of a workload and checks it: present, valid, non-empty, and

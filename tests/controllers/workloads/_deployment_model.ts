@@ -6,8 +6,8 @@ import type { Plan } from "../../../lib/reconcile/plan.ts";
 import {
   type Deployment,
   reconcileDeployment,
-} from "../../../lib/apiserver/workloads/reconcile_deployment.ts";
-import type { ReplicaSet } from "../../../lib/apiserver/workloads/reconcile_replica_set.ts";
+} from "../../../controllers/workloads/reconcile_deployment.ts";
+import type { ReplicaSet } from "../../../controllers/workloads/reconcile_replica_set.ts";
 
 export const UID = "d-uid";
 

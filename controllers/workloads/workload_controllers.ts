@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../controller/controller_spec.ts";
-import type { HasMetadata } from "../../store/has_metadata.ts";
-import { worldFromStore } from "../../reconcile/world.ts";
-import type { World } from "../../reconcile/world.ts";
+import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import { worldFromStore } from "../../lib/reconcile/world.ts";
+import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
 import {
   reconcileReplicaSet,
@@ -36,6 +36,8 @@ export const replicaSetController: ControllerSpec<ReplicaSet & HasMetadata, Repl
     name: "replicaset",
     for: replicaSets,
     owns: [pods],
+    // Status feeds the Deployment controller: no batch window (a hop would cost 100 ms).
+    statusBatchMs: 0,
     world: (cache) => ({
       pods: worldFromStore(cache.store(pods), { ownerIndex: "controller" }) as unknown as World<
         Pod
@@ -58,6 +60,7 @@ export const deploymentController: ControllerSpec<Deployment & HasMetadata, Depl
     name: "deployment",
     for: { apiVersion: "apps/v1", kind: "Deployment" },
     owns: [replicaSets],
+    statusBatchMs: 0,
     world: (cache) => ({
       replicaSets: worldFromStore(cache.store(replicaSets), {
         ownerIndex: "controller",
@@ -68,15 +71,15 @@ export const deploymentController: ControllerSpec<Deployment & HasMetadata, Depl
 
 /**
  * The workload controllers (Deployment, ReplicaSet) an embedded API server lacks, as specs
- * for `startManager`: with them, `kubectl create deployment` yields ReplicaSets and pods, and
+ * for `startManager`: with them, a Deployment (e.g. `kubectl apply -f deploy.yaml`) yields ReplicaSets and pods, and
  * `kubectl rollout status` completes.
  *
  * @example
  * ```ts ignore
  * import { workloadControllers } from "./workload_controllers.ts";
- * import { startApiServer } from "../server.ts";
- * import { clientFromKubeconfig } from "../../client/connect.ts";
- * import { startManager } from "../../manager/start_manager.ts";
+ * import { startApiServer } from "../../lib/apiserver/server.ts";
+ * import { clientFromKubeconfig } from "../../lib/client/connect.ts";
+ * import { startManager } from "../../lib/manager/start_manager.ts";
  * const server = await startApiServer({ simulation: { nodes: 2 } });
  * const client = await clientFromKubeconfig(server.kubeconfig);
  * if (client._tag === "Left") throw new Error(client.left.message);
