@@ -48,6 +48,23 @@ const col = (
 const readyOf = (o: KubeObject) =>
   `${at(o, "status", "readyReplicas") ?? 0}/${at(o, "spec", "replicas") ?? 0}`;
 
+const count = (o: KubeObject, ...path: string[]) => Number(at(o, ...path) ?? 0);
+
+/** kubectl's columns for the apps/v1 workloads (before Age). */
+const workloadColumns: Record<string, TableColumn[]> = {
+  deployments: [
+    col("Ready", readyOf),
+    col("Up-to-date", (o) => count(o, "status", "updatedReplicas"), "integer"),
+    col("Available", (o) => count(o, "status", "availableReplicas"), "integer"),
+  ],
+  replicasets: [
+    col("Desired", (o) => count(o, "spec", "replicas"), "integer"),
+    col("Current", (o) => count(o, "status", "replicas"), "integer"),
+    col("Ready", (o) => count(o, "status", "readyReplicas"), "integer"),
+  ],
+  statefulsets: [col("Ready", readyOf)],
+};
+
 const specs: Spec[] = [
   {
     gv: "v1",
@@ -186,7 +203,7 @@ const specs: Spec[] = [
         fields: plural === "replicasets"
           ? { "status.replicas": (o) => String(at(o, "status", "replicas") ?? 0) }
           : undefined,
-        columns: [col("Ready", readyOf)],
+        columns: workloadColumns[plural],
       };
     }),
   {

@@ -171,3 +171,33 @@ Deno.test("Table output for kubectl get: columns, rows with partial metadata, po
     });
     assert.equal(nope.status, 406);
   }));
+
+Deno.test("Tables of Deployments and ReplicaSets have kubectl's columns", () =>
+  withApi(async (api) => {
+    const accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+    const spec = {
+      replicas: 2,
+      selector: { matchLabels: { a: "b" } },
+      template: {
+        metadata: { labels: { a: "b" } },
+        spec: { containers: [{ name: "c", image: "i" }] },
+      },
+    };
+    for (const [plural, kind] of [["deployments", "Deployment"], ["replicasets", "ReplicaSet"]]) {
+      const path = `/apis/apps/v1/namespaces/default/${plural}`;
+      await api.post(path, { apiVersion: "apps/v1", kind, metadata: { name: "w" }, spec });
+      await api.call("PATCH", `${path}/w/status`, {
+        status: { replicas: 2, readyReplicas: 1, updatedReplicas: 2, availableReplicas: 1 },
+      }, { "content-type": "application/merge-patch+json" });
+      const t = await api.call("GET", path, undefined, { accept });
+      const names = t.body.columnDefinitions.map((c: { name: string }) => c.name);
+      const cells = t.body.rows[0].cells.slice(0, 4);
+      if (kind === "Deployment") {
+        assert.deepEqual(names.slice(0, 4), ["Name", "Ready", "Up-to-date", "Available"]);
+        assert.deepEqual(cells, ["w", "1/2", 2, 1]);
+      } else {
+        assert.deepEqual(names.slice(0, 4), ["Name", "Desired", "Current", "Ready"]);
+        assert.deepEqual(cells, ["w", 2, 2, 1]);
+      }
+    }
+  }));
