@@ -1,7 +1,7 @@
 /**
- * Decoding of Kubernetes protobuf request bodies for the few kinds kubectl creates
- * imperatively with its typed clients (`kubectl create namespace|configmap|secret|serviceaccount`
- * send `application/vnd.kubernetes.protobuf`). Other kinds answer 415 with a clear message.
+ * Decoding of Kubernetes protobuf request bodies for the kinds kubectl creates imperatively with
+ * its typed clients (`kubectl create namespace|configmap|secret|serviceaccount|deployment` send
+ * `application/vnd.kubernetes.protobuf`). Other kinds answer 415 with a clear message.
  *
  * Wire format: the magic `k8s\0`, then a `runtime.Unknown` message (1: TypeMeta
  * {1: apiVersion, 2: kind}, 2: raw bytes of the object's own message).
@@ -9,37 +9,9 @@
  * @module
  */
 
-type Field =
-  | { name: string; kind: "string" | "bytes" | "raw" | "int" | "bool" | "time"; repeated?: boolean }
-  | { name: string; kind: "map"; bytesValue?: boolean }
-  | { name: string; kind: "message"; spec: Spec; repeated?: boolean };
-type Spec = Readonly<Record<number, Field>>;
+import { appsKinds } from "./protobuf_apps.ts";
+import { meta, type Spec, strictName } from "./_protobuf_spec.ts";
 
-const ownerReference: Spec = {
-  1: { name: "kind", kind: "string" },
-  3: { name: "name", kind: "string" },
-  4: { name: "uid", kind: "string" },
-  5: { name: "apiVersion", kind: "string" },
-  6: { name: "controller", kind: "bool" },
-  7: { name: "blockOwnerDeletion", kind: "bool" },
-};
-
-const objectMeta: Spec = {
-  1: { name: "name", kind: "string" },
-  2: { name: "generateName", kind: "string" },
-  3: { name: "namespace", kind: "string" },
-  5: { name: "uid", kind: "string" },
-  6: { name: "resourceVersion", kind: "string" },
-  7: { name: "generation", kind: "int" },
-  8: { name: "creationTimestamp", kind: "time" },
-  10: { name: "deletionGracePeriodSeconds", kind: "int" },
-  11: { name: "labels", kind: "map" },
-  12: { name: "annotations", kind: "map" },
-  13: { name: "ownerReferences", kind: "message", spec: ownerReference, repeated: true },
-  14: { name: "finalizers", kind: "string", repeated: true },
-};
-
-const meta: Field = { name: "metadata", kind: "message", spec: objectMeta };
 const localRef: Spec = { 1: { name: "name", kind: "string" } };
 
 const kinds: Record<string, Spec> = {
@@ -70,6 +42,7 @@ const kinds: Record<string, Spec> = {
     3: { name: "imagePullSecrets", kind: "message", spec: localRef, repeated: true },
     4: { name: "automountServiceAccountToken", kind: "bool" },
   },
+  ...appsKinds,
 };
 
 class Reader {
@@ -111,13 +84,32 @@ const base64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 function decodeMessage(buf: Uint8Array, spec: Spec): Record<string, unknown> {
   const r = new Reader(buf);
   const out: Record<string, unknown> = {};
+  const strict = strictName(spec);
   while (!r.done()) {
     const tag = r.varint();
     const [num, wire] = [Math.floor(tag / 8), tag & 7];
     const field = spec[num];
     if (!field) {
+      const at = r.pos;
       r.skip(wire);
+      const zero = wire === 0 ? r.buf[at] === 0 : wire === 2 ? r.buf[at] === 0 : false;
+      if (strict !== undefined && !zero) {
+        throw new Error(
+          `protobuf field ${num} of ${strict} is not supported here; send the object as application/json`,
+        );
+      }
       continue;
+    }
+    if (
+      strict !== undefined && field.kind !== "message" && field.kind !== "map" &&
+      field.kind !== "intOrString"
+    ) {
+      const at = r.pos;
+      const empty = (wire === 0 || wire === 2) && r.buf[at] === 0;
+      if (empty && !(field.kind === "int" && field.keepZero)) {
+        r.skip(wire);
+        continue;
+      }
     }
     let value: unknown;
     switch (field.kind) {
@@ -144,11 +136,23 @@ function decodeMessage(buf: Uint8Array, spec: Spec): Record<string, unknown> {
       case "map": {
         const entry = decodeMessage(r.bytes(), {
           1: { name: "k", kind: "string" },
-          2: { name: "v", kind: field.bytesValue ? "bytes" : "string" },
+          2: field.quantityValue
+            ? { name: "v", kind: "message", spec: { 1: { name: "s", kind: "string" } } }
+            : { name: "v", kind: field.bytesValue ? "bytes" : "string" },
         });
+        const v = field.quantityValue ? (entry.v as { s?: string } | undefined)?.s : entry.v;
         const map = (out[field.name] ??= {}) as Record<string, unknown>;
-        map[String(entry.k ?? "")] = entry.v ?? "";
+        map[String(entry.k ?? "")] = v ?? "";
         continue;
+      }
+      case "intOrString": {
+        const v = decodeMessage(r.bytes(), {
+          1: { name: "type", kind: "int" },
+          2: { name: "intVal", kind: "int" },
+          3: { name: "strVal", kind: "string" },
+        });
+        value = v.type === 1 ? v.strVal ?? "" : v.intVal ?? 0;
+        break;
       }
       case "message":
         value = decodeMessage(r.bytes(), field.spec);

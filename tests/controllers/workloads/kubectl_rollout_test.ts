@@ -41,7 +41,6 @@ Deno.test({
         assert.equal(r.code, 0, `kubectl ${args.join(" ")}: ${r.stderr}`);
         return r.stdout;
       };
-      // `kubectl create deployment` sends protobuf, which the server takes only for a few kinds.
       await run("apply", "-f", "-");
       const first = await run("rollout", "status", "deployment/web", "--timeout=15s");
       assert.match(first, /successfully rolled out/);
@@ -56,6 +55,10 @@ Deno.test({
         'jsonpath={range .items[*]}{.spec.replicas}{" "}{.status.replicas}{"\\n"}{end}',
       );
       assert.deepEqual(sizes.trim().split("\n").sort(), ["0 0", "3 3"]);
+      // The imperative form sends a protobuf body.
+      await run("create", "deployment", "api", "--image=nginx:1", "--replicas=2", "--port=80");
+      const third = await run("rollout", "status", "deployment/api", "--timeout=15s");
+      assert.match(third, /successfully rolled out/);
     } finally {
       await kubectl.dispose();
       await manager.stop();

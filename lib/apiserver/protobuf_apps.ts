@@ -1,0 +1,130 @@
+/**
+ * Protobuf message tables for `kubectl create deployment` (apps/v1 Deployment with a pod
+ * template). Strict: Go zero values are left out, and a field these tables do not know that
+ * carries a value is an error naming the message — the client is told to send JSON instead of
+ * having part of its object dropped. Field numbers are those of k8s.io/api's generated.proto.
+ *
+ * @module
+ */
+import { type Field, objectMeta, type Spec, strictMessage } from "./_protobuf_spec.ts";
+
+const str = (name: string): Field => ({ name, kind: "string" });
+const strs = (name: string): Field => ({ name, kind: "string", repeated: true });
+const int = (name: string, keepZero = false): Field => ({ name, kind: "int", keepZero });
+const bool = (name: string): Field => ({ name, kind: "bool" });
+const msg = (name: string, spec: Spec, repeated = false): Field => ({
+  name,
+  kind: "message",
+  spec,
+  repeated,
+});
+
+const strictMeta = strictMessage("ObjectMeta", { ...objectMeta });
+const metadata = msg("metadata", strictMeta);
+
+const labelSelector = strictMessage("LabelSelector", {
+  1: { name: "matchLabels", kind: "map" },
+  2: msg(
+    "matchExpressions",
+    strictMessage("LabelSelectorRequirement", {
+      1: str("key"),
+      2: str("operator"),
+      3: strs("values"),
+    }),
+    true,
+  ),
+});
+
+const container = strictMessage("Container", {
+  1: str("name"),
+  2: str("image"),
+  3: strs("command"),
+  4: strs("args"),
+  5: str("workingDir"),
+  6: msg(
+    "ports",
+    strictMessage("ContainerPort", {
+      1: str("name"),
+      2: int("hostPort"),
+      3: int("containerPort"),
+      4: str("protocol"),
+      5: str("hostIP"),
+    }),
+    true,
+  ),
+  7: msg("env", strictMessage("EnvVar", { 1: str("name"), 2: str("value") }), true),
+  8: msg(
+    "resources",
+    strictMessage("ResourceRequirements", {
+      1: { name: "limits", kind: "map", quantityValue: true },
+      2: { name: "requests", kind: "map", quantityValue: true },
+    }),
+  ),
+  13: str("terminationMessagePath"),
+  14: str("imagePullPolicy"),
+  16: bool("stdin"),
+  17: bool("stdinOnce"),
+  18: bool("tty"),
+  20: str("terminationMessagePolicy"),
+});
+
+const podSpec = strictMessage("PodSpec", {
+  2: msg("containers", container, true),
+  3: str("restartPolicy"),
+  4: int("terminationGracePeriodSeconds", true),
+  6: str("dnsPolicy"),
+  7: { name: "nodeSelector", kind: "map" },
+  8: str("serviceAccountName"),
+  9: str("serviceAccount"),
+  10: str("nodeName"),
+  11: bool("hostNetwork"),
+  12: bool("hostPID"),
+  13: bool("hostIPC"),
+  16: str("hostname"),
+  17: str("subdomain"),
+  19: str("schedulerName"),
+  20: msg("initContainers", container, true),
+  24: str("priorityClassName"),
+});
+
+const intOrString: Field = { name: "", kind: "intOrString" };
+
+const deploymentSpec = strictMessage("DeploymentSpec", {
+  1: int("replicas", true),
+  2: msg("selector", labelSelector),
+  3: msg("template", strictMessage("PodTemplateSpec", { 1: metadata, 2: msg("spec", podSpec) })),
+  4: msg(
+    "strategy",
+    strictMessage("DeploymentStrategy", {
+      1: str("type"),
+      2: msg(
+        "rollingUpdate",
+        strictMessage("RollingUpdateDeployment", {
+          1: { ...intOrString, name: "maxUnavailable" },
+          2: { ...intOrString, name: "maxSurge" },
+        }),
+      ),
+    }),
+  ),
+  5: int("minReadySeconds"),
+  6: int("revisionHistoryLimit", true),
+  7: bool("paused"),
+  9: int("progressDeadlineSeconds", true),
+});
+
+/**
+ * The apps/v1 kinds `decodeKubeProtobuf` accepts, by `apiVersion/kind`.
+ *
+ * @example
+ * ```ts
+ * import { appsKinds } from "./protobuf_apps.ts";
+ * Object.keys(appsKinds); // ["apps/v1/Deployment"]
+ * ```
+ */
+export const appsKinds: Readonly<Record<string, Spec>> = {
+  "apps/v1/Deployment": strictMessage("Deployment", {
+    1: metadata,
+    2: msg("spec", deploymentSpec),
+    3: msg("status", {}), // read-only: ignored on create, as the server ignores it in JSON
+  }),
+};
