@@ -1,6 +1,6 @@
 /**
  * Kind-specific behaviour of built-in resources (kube-apiserver's registry strategies):
- * namespace, pod, secret and service defaults.
+ * namespace, pod, secret, service and apps/v1 workload defaults.
  *
  * @module
  */
@@ -60,15 +60,20 @@ function podQos(obj: KubeObject): string {
   return hasResources ? "Burstable" : "BestEffort";
 }
 
+/** The pod spec defaults this server fills (pods, and the pod templates of workloads). */
+function defaultPodSpec(given: unknown): Record<string, unknown> {
+  const spec = isPlainObject(given) ? { ...given } : {};
+  spec.restartPolicy ??= "Always";
+  spec.schedulerName ??= "default-scheduler";
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= "ClusterFirst";
+  spec.enableServiceLinks ??= true;
+  return spec;
+}
+
 const podHooks: KindHooks = {
   prepareCreate(obj) {
-    const spec = isPlainObject(obj.spec) ? { ...obj.spec } : {};
-    spec.restartPolicy ??= "Always";
-    spec.schedulerName ??= "default-scheduler";
-    spec.terminationGracePeriodSeconds ??= 30;
-    spec.dnsPolicy ??= "ClusterFirst";
-    spec.enableServiceLinks ??= true;
-    obj.spec = spec;
+    obj.spec = defaultPodSpec(obj.spec);
     obj.status = { phase: "Pending", qosClass: podQos(obj) };
   },
   validate(obj, old) {
@@ -124,6 +129,33 @@ const secretHooks: KindHooks = {
   },
 };
 
+/** apps/v1 defaults on create: replicas, the pod template's spec, and Deployment's strategy. */
+function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet"): KindHooks {
+  return {
+    prepareCreate(obj) {
+      const spec = isPlainObject(obj.spec) ? { ...obj.spec } : {};
+      spec.replicas ??= 1;
+      const template = isPlainObject(spec.template) ? { ...spec.template } : {};
+      template.spec = defaultPodSpec(template.spec);
+      spec.template = template;
+      if (kind === "Deployment") {
+        const strategy = isPlainObject(spec.strategy) ? { ...spec.strategy } : {};
+        strategy.type ||= "RollingUpdate";
+        if (strategy.type === "RollingUpdate") {
+          const ru = isPlainObject(strategy.rollingUpdate) ? { ...strategy.rollingUpdate } : {};
+          ru.maxUnavailable ??= "25%";
+          ru.maxSurge ??= "25%";
+          strategy.rollingUpdate = ru;
+        }
+        spec.strategy = strategy;
+        spec.revisionHistoryLimit ??= 10;
+        spec.progressDeadlineSeconds ??= 600;
+      }
+      obj.spec = spec;
+    },
+  };
+}
+
 let nextClusterIp = 1;
 
 const serviceHooks: KindHooks = {
@@ -160,5 +192,8 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["/pods", podHooks],
     ["/secrets", secretHooks],
     ["/services", serviceHooks],
+    ["apps/deployments", workloadHooks("Deployment")],
+    ["apps/replicasets", workloadHooks("ReplicaSet")],
+    ["apps/statefulsets", workloadHooks("StatefulSet")],
   ]);
 }

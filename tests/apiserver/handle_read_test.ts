@@ -201,3 +201,39 @@ Deno.test("Tables of Deployments and ReplicaSets have kubectl's columns", () =>
       }
     }
   }));
+
+Deno.test("a Deployment is created with kube-apiserver's defaults (replicas, strategy, history, pod template)", () =>
+  withApi(async (api) => {
+    const path = "/apis/apps/v1/namespaces/default/deployments";
+    const created = await api.post(path, {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d" },
+      spec: {
+        selector: { matchLabels: { a: "b" } },
+        template: {
+          metadata: { labels: { a: "b" } },
+          spec: { containers: [{ name: "c", image: "i" }] },
+        },
+      },
+    });
+    assert.equal(created.status, 201);
+    const spec = created.body.spec;
+    assert.equal(spec.replicas, 1);
+    assert.deepEqual(spec.strategy, {
+      type: "RollingUpdate",
+      rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" },
+    });
+    assert.equal(spec.revisionHistoryLimit, 10);
+    assert.equal(spec.progressDeadlineSeconds, 600);
+    assert.equal(spec.template.spec.restartPolicy, "Always");
+    assert.equal(spec.template.spec.dnsPolicy, "ClusterFirst");
+    const recreate = await api.post(path, {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "r" },
+      spec: { ...spec, replicas: 0, strategy: { type: "Recreate" } },
+    });
+    assert.equal(recreate.body.spec.replicas, 0, "an explicit 0 stays");
+    assert.deepEqual(recreate.body.spec.strategy, { type: "Recreate" });
+  }));
