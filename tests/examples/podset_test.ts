@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
+import { runExample } from "./_run_example.ts";
 
 Deno.test("examples/podset.ts --demo-only plays the whole story and exits 0", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../../examples/podset.ts", import.meta.url).pathname,
-      "--demo-only",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const stderr = new TextDecoder().decode(out.stderr);
+  const out = await runExample("podset.ts", "--demo-only");
+  const { stdout, stderr } = out;
   assert.equal(out.code, 0, `${stdout}\n${stderr}`);
   for (
     const step of [
@@ -29,17 +20,8 @@ Deno.test("examples/podset.ts --demo-only plays the whole story and exits 0", as
 });
 
 Deno.test("examples/apiserver.ts --demo-only serves a CRD and rejects an invalid object", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../../examples/apiserver.ts", import.meta.url).pathname,
-      "--demo-only",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
+  const out = await runExample("apiserver.ts", "--demo-only");
+  const { stdout } = out;
   assert.equal(out.code, 0, stdout);
   assert.match(stdout, /color defaulted to red/);
   assert.match(stdout, /spec\.size: Invalid value: 0/);
