@@ -47,6 +47,22 @@ async function setup(clientFetch?: typeof fetch) {
   };
 }
 
+/** A Secret controller whose every plan creates `<secret>-cm` (no owns: ConfigMaps are not cached). */
+const createsOneConfigMap = {
+  for: secretKind,
+  reconcile: (p: { metadata?: { name?: string } }) =>
+    E.right({
+      ops: [{
+        type: "create" as const,
+        object: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: `${p.metadata!.name}-cm`, namespace: "default" },
+        },
+      }],
+    }),
+};
+
 const parent = (name: string, data: Record<string, string> = {}) => ({
   apiVersion: "v1",
   kind: "Secret",
@@ -230,18 +246,7 @@ Deno.test("stopping intake lets the in-flight reconcile finish its writes, then 
   const stop$ = new Subject<void>();
   const spec = controller({
     name: "drain",
-    for: secretKind,
-    reconcile: (p) =>
-      E.right({
-        ops: [{
-          type: "create",
-          object: {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            metadata: { name: `${p.metadata!.name}-cm`, namespace: "default" },
-          },
-        }],
-      }),
+    ...createsOneConfigMap,
   });
   const done = new Promise<ReconcileRecord[]>((resolve) => {
     const records: ReconcileRecord[] = [];
@@ -267,18 +272,7 @@ Deno.test("a write to a kind the controller does not cache sets no expectation: 
   const records = new Subject<ReconcileRecord>();
   const spec = controller({
     name: "uncached",
-    for: secretKind,
-    reconcile: (p) =>
-      E.right({
-        ops: [{
-          type: "create",
-          object: {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            metadata: { name: `${p.metadata!.name}-cm`, namespace: "default" },
-          },
-        }],
-      }),
+    ...createsOneConfigMap,
   });
   const sub = runController(spec, {
     client: env.client,
