@@ -60,9 +60,38 @@ function podQos(obj: KubeObject): string {
   return hasResources ? "Burstable" : "BestEffort";
 }
 
+/** `latest` (or no tag and no digest) pulls always, as kube-apiserver defaults it. */
+function pullPolicyOf(image: unknown): string {
+  if (typeof image !== "string" || image.includes("@")) return "IfNotPresent";
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const tag = last.includes(":") ? last.slice(last.lastIndexOf(":") + 1) : "";
+  return tag === "" || tag === "latest" ? "Always" : "IfNotPresent";
+}
+
+/** Container defaults: termination message, pull policy, port protocol. */
+function defaultContainers(list: unknown): unknown {
+  if (!Array.isArray(list)) return list;
+  return list.map((c) => {
+    if (!isPlainObject(c)) return c;
+    const out = { ...c };
+    out.terminationMessagePath ??= "/dev/termination-log";
+    out.terminationMessagePolicy ??= "File";
+    out.imagePullPolicy ??= pullPolicyOf(c.image);
+    if (Array.isArray(c.ports)) {
+      out.ports = c.ports.map((p) =>
+        isPlainObject(p) ? { ...p, protocol: p.protocol ?? "TCP" } : p
+      );
+    }
+    return out;
+  });
+}
+
 /** The pod spec defaults this server fills (pods, and the pod templates of workloads). */
 function defaultPodSpec(given: unknown): Record<string, unknown> {
   const spec = isPlainObject(given) ? { ...given } : {};
+  if ("containers" in spec) spec.containers = defaultContainers(spec.containers);
+  if ("initContainers" in spec) spec.initContainers = defaultContainers(spec.initContainers);
+  spec.securityContext ??= {};
   spec.restartPolicy ??= "Always";
   spec.schedulerName ??= "default-scheduler";
   spec.terminationGracePeriodSeconds ??= 30;
@@ -72,8 +101,10 @@ function defaultPodSpec(given: unknown): Record<string, unknown> {
 }
 
 const podHooks: KindHooks = {
-  prepareCreate(obj) {
+  defaults(obj) {
     obj.spec = defaultPodSpec(obj.spec);
+  },
+  prepareCreate(obj) {
     obj.status = { phase: "Pending", qosClass: podQos(obj) };
   },
   validate(obj, old) {
@@ -129,10 +160,10 @@ const secretHooks: KindHooks = {
   },
 };
 
-/** apps/v1 defaults on create: replicas, the pod template's spec, and Deployment's strategy. */
+/** apps/v1 defaults: replicas, the pod template's spec, and Deployment's strategy. */
 function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet"): KindHooks {
   return {
-    prepareCreate(obj) {
+    defaults(obj) {
       const spec = isPlainObject(obj.spec) ? { ...obj.spec } : {};
       spec.replicas ??= 1;
       const template = isPlainObject(spec.template) ? { ...spec.template } : {};

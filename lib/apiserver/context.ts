@@ -11,7 +11,12 @@ import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 
 /** Kind-specific behaviour plugged into the generic write path. */
 export interface KindHooks {
-  /** Fills defaults on create (after metadata is set, before validation). */
+  /**
+   * Fills defaults on every write — create, update, patch, apply — before validation, as
+   * kube-apiserver defaults every decoded object. Must be idempotent.
+   */
+  readonly defaults?: (obj: KubeObject) => void;
+  /** Fills what only a create sets (after metadata and defaults, before validation). */
   readonly prepareCreate?: (obj: KubeObject, ctx: ServerContext) => void;
   /** Kind-specific validation on create (old undefined) and update. */
   readonly validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];

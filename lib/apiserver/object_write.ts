@@ -84,6 +84,7 @@ function admit(
   old: KubeObject | undefined,
   opts: WriteOptions,
 ): { object: KubeObject; warnings: string[] } {
+  ctx.hooks.get(info.storageKey)?.defaults?.(obj);
   let object = obj;
   let warnings: string[] = [];
   const errors: FieldError[] = [];

@@ -276,3 +276,33 @@ Deno.test("a pod's spec is immutable but for images (and binding once)", () =>
     const labels = await api.patch(`${pods}/p`, { metadata: { labels: { a: "b" } } });
     assert.equal(labels.status, 200);
   }));
+
+Deno.test("pods are defaulted on every write: container defaults on create, and a PUT without them is no change", () =>
+  withApi(async (api) => {
+    const pods = "/api/v1/namespaces/default/pods";
+    const bare = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "d" },
+      spec: {
+        containers: [
+          { name: "a", image: "nginx", ports: [{ containerPort: 80 }] },
+          { name: "b", image: "registry.local:5000/app:1.2" },
+        ],
+      },
+    };
+    const created = (await api.post(pods, bare)).body;
+    const [a, b] = created.spec.containers;
+    assert.equal(a.imagePullPolicy, "Always", "no tag pulls always");
+    assert.equal(b.imagePullPolicy, "IfNotPresent");
+    assert.equal(a.terminationMessagePath, "/dev/termination-log");
+    assert.equal(a.terminationMessagePolicy, "File");
+    assert.deepEqual(a.ports, [{ containerPort: 80, protocol: "TCP" }]);
+    assert.deepEqual(created.spec.securityContext, {});
+    const put = await api.put(`${pods}/d`, {
+      ...bare,
+      metadata: { name: "d", resourceVersion: created.metadata.resourceVersion },
+    });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal(put.body.metadata.resourceVersion, created.metadata.resourceVersion, "no change");
+  }));
