@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { apiGroupOf } from "../core/object.ts";
 import { type ObjectRef, type Op, refOf } from "../reconcile/op.ts";
 import type { Plan } from "../reconcile/plan.ts";
 
@@ -49,7 +50,7 @@ const refOfOp = (op: Op): ObjectRef =>
 
 const sameObject = (a: ObjectRef, b: ObjectRef) =>
   a.kind === b.kind && a.name === b.name && (a.namespace ?? "") === (b.namespace ?? "") &&
-  a.apiVersion.split("/")[0] === b.apiVersion.split("/")[0];
+  apiGroupOf(a.apiVersion) === apiGroupOf(b.apiVersion);
 
 /**
  * Decides whether a plan's status ops for `primary` wait. Pure.

@@ -18,7 +18,7 @@ import {
   tap,
   timer,
 } from "../deps.ts";
-import type { KubeObject } from "../core/object.ts";
+import { apiGroupOf, type KubeObject } from "../core/object.ts";
 import type { ObjectKey } from "../core/key.ts";
 import { type Logger, silentLogger, withFields } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
@@ -71,8 +71,6 @@ export interface ControllerDeps {
   readonly reconcileTimeoutMs?: number;
 }
 
-const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
-
 let reconcileCounter = 0;
 
 /**
@@ -104,7 +102,7 @@ export function runController<P extends HasMetadata, W>(
   });
   const firstSeen = new Map<ObjectKey, number>();
   const records = new Subject<ReconcileRecord>();
-  const ownerGroup = groupOf(spec.for.apiVersion);
+  const ownerGroup = apiGroupOf(spec.for.apiVersion);
   const all = [primary, ...owned.map((o) => o.informer), ...watched.map((x) => x.informer)];
   let isSynced = false;
   const synced = firstValueFrom(combineLatest(all.map((i) => i.synced$))).then(() => {

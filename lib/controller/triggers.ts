@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { KubeObject } from "../core/object.ts";
+import { apiGroupOf, type KubeObject } from "../core/object.ts";
 import { type ObjectKey, objectKey } from "../core/key.ts";
 import type { Delta } from "../store/delta.ts";
 import type { DeepReadonly } from "../store/deep_readonly.ts";
@@ -78,8 +78,7 @@ export function controllerOwnerKey(
 ): ObjectKey | undefined {
   for (const ref of obj.metadata?.ownerReferences ?? []) {
     if (!ref.controller || ref.kind !== ownerKind) continue;
-    const group = ref.apiVersion.includes("/") ? ref.apiVersion.split("/")[0] : "";
-    if (group !== ownerGroup) continue;
+    if (apiGroupOf(ref.apiVersion) !== ownerGroup) continue;
     const ns = obj.metadata?.namespace;
     return ns ? `${ns}/${ref.name}` : ref.name;
   }

@@ -45,3 +45,18 @@ export type JsonObject = { [key: string]: Json };
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The API group of an `apiVersion`: `"apps"` for `"apps/v1"`, `""` (core) for `"v1"`.
+ *
+ * @example
+ * ```ts
+ * import { apiGroupOf } from "./object.ts";
+ * apiGroupOf("apps/v1"); // "apps"
+ * apiGroupOf("v1"); // ""
+ * ```
+ */
+export function apiGroupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}
