@@ -6,18 +6,8 @@
 import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 import type { Pod } from "./types.ts";
 
-/**
- * Whether a pod's `Ready` condition is `True`.
- *
- * @example
- * ```ts
- * import { isPodReady } from "./pod_state.ts";
- * isPodReady({ status: { conditions: [{ type: "Ready", status: "True" }] } }); // true
- * ```
- */
-export function isPodReady(pod: DeepReadonly<Pod>): boolean {
-  return pod.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
-}
+export { isPodReady } from "../../lib/reconcile/is_pod_ready.ts";
+import { isPodReady } from "../../lib/reconcile/is_pod_ready.ts";
 
 /**
  * Whether a pod has finished for good (phase `Failed` or `Succeeded`): it no longer counts

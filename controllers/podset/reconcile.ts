@@ -25,12 +25,12 @@ import { E, type Either } from "../../lib/deps.ts";
 import { keyOf } from "../../lib/core/key.ts";
 import { formatLabelSelector } from "../../lib/core/label_selector.ts";
 import { invalid } from "../../lib/core/status.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
+import type { JsonObject } from "../../lib/core/object.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
-import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
+import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { planReplicas } from "../../lib/reconcile/plan_replicas.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
@@ -132,21 +132,7 @@ export function reconcilePodSet(
     for (const p of decision.delete) ops.push(deleteOp(p));
     const template = podSet.spec.template;
     for (const n of names.right) {
-      const pod: DeepReadonly<KubeObject> = {
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: {
-          name: n,
-          ...(namespace ? { namespace } : {}),
-          labels: { ...template.metadata?.labels },
-          ...(template.metadata?.annotations
-            ? { annotations: { ...template.metadata.annotations } }
-            : {}),
-          ownerReferences: [ownerReference(self)],
-        },
-        spec: template.spec,
-      };
-      ops.push({ type: "create", object: pod });
+      ops.push({ type: "create", object: podFromTemplate(self, template, { name: n, namespace }) });
     }
     status = podSetStatus({
       ...base,

@@ -9,18 +9,8 @@ import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 /** A Pod (kubernetes-types `core/v1`). */
 export type Pod = k8sCore.Pod;
 
-/**
- * Whether a pod's `Ready` condition is `True`.
- *
- * @example
- * ```ts
- * import { isPodReady } from "./pod_facts.ts";
- * isPodReady({ status: { conditions: [{ type: "Ready", status: "True" }] } }); // true
- * ```
- */
-export function isPodReady(pod: DeepReadonly<Pod>): boolean {
-  return pod.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
-}
+export { isPodReady } from "../../lib/reconcile/is_pod_ready.ts";
+import { isPodReady } from "../../lib/reconcile/is_pod_ready.ts";
 
 /**
  * Whether a pod still counts as a replica: not `Failed`/`Succeeded` and not being deleted.

@@ -74,3 +74,5 @@ export {
   type StringOptions,
   t,
 } from "./schema_builder.ts";
+export { podFromTemplate, type PodTemplate } from "./pod_from_template.ts";
+export { isPodReady } from "./is_pod_ready.ts";

@@ -1,0 +1,52 @@
+/**
+ * `podFromTemplate()`: the pod a replica controller (PodSet, ReplicaSet, ...) creates from its
+ * pod template.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import type { RefSource } from "./op.ts";
+import type { DeepReadonly } from "../store/deep_readonly.ts";
+import { ownerReference } from "./owner_reference.ts";
+
+/** The parts of a pod template a new pod copies. */
+export interface PodTemplate {
+  readonly metadata?: {
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
+  readonly spec?: unknown;
+}
+
+/**
+ * The pod named `name` that `owner` creates from `template`: the template's labels and
+ * annotations, its spec, and `owner` as controller owner reference.
+ *
+ * @example
+ * ```ts
+ * import { podFromTemplate } from "./pod_from_template.ts";
+ * const owner = { apiVersion: "apps/v1", kind: "ReplicaSet", metadata: { name: "rs", uid: "u1" } };
+ * const pod = podFromTemplate(owner, { metadata: { labels: { app: "web" } }, spec: { containers: [] } },
+ *   { name: "rs-abcde", namespace: "default" });
+ * pod.metadata?.ownerReferences?.[0].uid; // "u1"
+ * ```
+ */
+export function podFromTemplate(
+  owner: RefSource,
+  template: DeepReadonly<PodTemplate> | undefined,
+  at: { readonly name: string; readonly namespace?: string },
+): DeepReadonly<KubeObject> {
+  const annotations = template?.metadata?.annotations;
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name: at.name,
+      ...(at.namespace ? { namespace: at.namespace } : {}),
+      labels: { ...template?.metadata?.labels },
+      ...(annotations ? { annotations: { ...annotations } } : {}),
+      ownerReferences: [ownerReference(owner)],
+    },
+    spec: (template?.spec ?? { containers: [] }) as never,
+  };
+}
