@@ -24,7 +24,15 @@ import { apiGroupOf } from "../core/object.ts";
 import { type ObjectRef, type Op, refOf } from "../reconcile/op.ts";
 import type { Plan } from "../reconcile/plan.ts";
 
-/** Where a key stands. */
+/**
+ * Where a key stands.
+ *
+ * @example
+ * ```ts
+ * import type { StatusHoldState } from "./hold_status.ts";
+ * const state: StatusHoldState = { now: 1_000, batchMs: 100, pendingSince: 950 };
+ * ```
+ */
 export interface StatusHoldState {
   readonly now: number;
   /** Extra time a status waits after the first unreported child write (0: none). */
@@ -37,7 +45,15 @@ export interface StatusHoldState {
   readonly maxHoldMs?: number;
 }
 
-/** The plan to apply now, the key's new `pendingSince`, and when to look again if held. */
+/**
+ * The plan to apply now, the key's new `pendingSince`, and when to look again if held.
+ *
+ * @example
+ * ```ts
+ * import type { StatusHoldResult } from "./hold_status.ts";
+ * const held: StatusHoldResult = { plan: { ops: [] }, pendingSince: 950, retryAfterMs: 50 };
+ * ```
+ */
 export interface StatusHoldResult {
   readonly plan: Plan;
   readonly pendingSince: number | undefined;

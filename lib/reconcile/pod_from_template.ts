@@ -9,7 +9,15 @@ import type { RefSource } from "./op.ts";
 import type { DeepReadonly } from "../store/deep_readonly.ts";
 import { ownerReference } from "./owner_reference.ts";
 
-/** The parts of a pod template a new pod copies. */
+/**
+ * The parts of a pod template a new pod copies.
+ *
+ * @example
+ * ```ts
+ * import type { PodTemplate } from "./pod_from_template.ts";
+ * const t: PodTemplate = { metadata: { labels: { app: "web" } }, spec: { containers: [] } };
+ * ```
+ */
 export interface PodTemplate {
   readonly metadata?: {
     readonly labels?: Readonly<Record<string, string>>;
