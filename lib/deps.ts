@@ -76,6 +76,12 @@ export type * as k8sApps from "npm:kubernetes-types@1.30.0/apps/v1.d.ts";
 export type * as k8sCoordination from "npm:kubernetes-types@1.30.0/coordination/v1.d.ts";
 export type * as k8sEvents from "npm:kubernetes-types@1.30.0/events/v1.d.ts";
 export type * as k8sApiextensions from "npm:kubernetes-types@1.30.0/apiextensions/v1.d.ts";
+export type * as k8sBatch from "npm:kubernetes-types@1.30.0/batch/v1.d.ts";
+export type * as k8sDiscovery from "npm:kubernetes-types@1.30.0/discovery/v1.d.ts";
+
+// Cron schedules of CronJobs (five fields, @macros, time zones): zero dependencies, MIT,
+// maintained, and it evaluates in any IANA time zone through Intl (controllers/workloads/).
+export { Cron } from "npm:croner@11.0.1";
 
 // CEL evaluator for CRD validation rules (x-kubernetes-validations), used by lib/apiserver/cel/.
 export * as cel from "npm:@bufbuild/cel@0.6.1";

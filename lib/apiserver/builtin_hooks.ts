@@ -9,6 +9,7 @@ import { isPlainObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
 import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
+import { batchHooks } from "./batch_hooks.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -226,5 +227,6 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["apps/deployments", workloadHooks("Deployment")],
     ["apps/replicasets", workloadHooks("ReplicaSet")],
     ["apps/statefulsets", workloadHooks("StatefulSet")],
+    ...batchHooks(defaultPodSpec),
   ]);
 }

@@ -7,6 +7,7 @@ import type { KubeObject } from "../core/object.ts";
 import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
 import { podColumns, podFieldSelectors, podWideColumns } from "./pod_printer.ts";
 import { eventFromCore, eventToCore } from "./event_conversion.ts";
+import { workloadKindColumns } from "./workload_columns.ts";
 
 type Spec = {
   gv: string;
@@ -123,7 +124,13 @@ const specs: Spec[] = [
       col("Cluster-IP", (o) => at(o, "spec", "clusterIP") ?? "<none>"),
     ],
   },
-  { gv: "v1", plural: "endpoints", kind: "Endpoints", shortNames: ["ep"] },
+  {
+    gv: "v1",
+    plural: "endpoints",
+    kind: "Endpoints",
+    shortNames: ["ep"],
+    columns: workloadKindColumns.endpoints,
+  },
   {
     gv: "v1",
     plural: "configmaps",
@@ -214,6 +221,7 @@ const specs: Spec[] = [
     categories: ["all"],
     status: true,
     generation: true,
+    columns: workloadKindColumns.daemonsets,
   },
   {
     gv: "batch/v1",
@@ -223,6 +231,7 @@ const specs: Spec[] = [
     status: true,
     generation: true,
     fields: { "status.successful": (o) => String(at(o, "status", "succeeded") ?? 0) },
+    columns: workloadKindColumns.jobs,
   },
   {
     gv: "batch/v1",
@@ -232,6 +241,7 @@ const specs: Spec[] = [
     categories: ["all"],
     status: true,
     generation: true,
+    columns: workloadKindColumns.cronjobs,
   },
   {
     gv: "coordination.k8s.io/v1",
@@ -247,6 +257,23 @@ const specs: Spec[] = [
     shortNames: ["crd", "crds"],
     status: true,
     generation: true,
+  },
+  {
+    gv: "v1",
+    plural: "replicationcontrollers",
+    kind: "ReplicationController",
+    shortNames: ["rc"],
+    categories: ["all"],
+    status: true,
+    scale: true,
+    generation: true,
+    columns: workloadKindColumns.replicationcontrollers,
+  },
+  {
+    gv: "discovery.k8s.io/v1",
+    plural: "endpointslices",
+    kind: "EndpointSlice",
+    columns: workloadKindColumns.endpointslices,
   },
 ];
 

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { appsKinds } from "./protobuf_apps.ts";
+import { appsKinds, batchKinds } from "./protobuf_apps.ts";
 import { meta, type Spec, strictName } from "./_protobuf_spec.ts";
 
 const localRef: Spec = { 1: { name: "name", kind: "string" } };
@@ -43,6 +43,7 @@ const kinds: Record<string, Spec> = {
     4: { name: "automountServiceAccountToken", kind: "bool" },
   },
   ...appsKinds,
+  ...batchKinds,
 };
 
 class Reader {

@@ -1,6 +1,6 @@
 /**
- * Protobuf message tables for `kubectl create deployment` (apps/v1 Deployment with a pod
- * template). Strict: Go zero values are left out, and a field these tables do not know that
+ * Protobuf message tables for `kubectl create deployment|job|cronjob` (apps/v1 Deployment,
+ * batch/v1 Job and CronJob, each with a pod template). Strict: Go zero values are left out, and a field these tables do not know that
  * carries a value is an error naming the message — the client is told to send JSON instead of
  * having part of its object dropped. Field numbers are those of k8s.io/api's generated.proto.
  *
@@ -72,6 +72,7 @@ const podSpec = strictMessage("PodSpec", {
   2: msg("containers", container, true),
   3: str("restartPolicy"),
   4: int("terminationGracePeriodSeconds", true),
+  5: int("activeDeadlineSeconds", true),
   6: str("dnsPolicy"),
   7: { name: "nodeSelector", kind: "map" },
   8: str("serviceAccountName"),
@@ -84,15 +85,27 @@ const podSpec = strictMessage("PodSpec", {
   17: str("subdomain"),
   19: str("schedulerName"),
   20: msg("initContainers", container, true),
+  14: msg(
+    "securityContext",
+    strictMessage("PodSecurityContext", {
+      2: int("runAsUser", true),
+      3: bool("runAsNonRoot"),
+      5: int("fsGroup", true),
+      6: int("runAsGroup", true),
+    }),
+  ),
   24: str("priorityClassName"),
+  30: bool("enableServiceLinks"),
 });
 
 const intOrString: Field = { name: "", kind: "intOrString" };
 
+const podTemplate = strictMessage("PodTemplateSpec", { 1: metadata, 2: msg("spec", podSpec) });
+
 const deploymentSpec = strictMessage("DeploymentSpec", {
   1: int("replicas", true),
   2: msg("selector", labelSelector),
-  3: msg("template", strictMessage("PodTemplateSpec", { 1: metadata, 2: msg("spec", podSpec) })),
+  3: msg("template", podTemplate),
   4: msg(
     "strategy",
     strictMessage("DeploymentStrategy", {
@@ -126,5 +139,56 @@ export const appsKinds: Readonly<Record<string, Spec>> = {
     1: metadata,
     2: msg("spec", deploymentSpec),
     3: msg("status", {}), // read-only: ignored on create, as the server ignores it in JSON
+  }),
+};
+
+const jobSpec = strictMessage("JobSpec", {
+  1: int("parallelism", true),
+  2: int("completions", true),
+  3: int("activeDeadlineSeconds", true),
+  4: msg("selector", labelSelector),
+  5: bool("manualSelector"),
+  6: msg("template", podTemplate),
+  7: int("backoffLimit", true),
+  8: int("ttlSecondsAfterFinished", true),
+  9: str("completionMode"),
+  10: bool("suspend"),
+  12: int("backoffLimitPerIndex", true),
+  13: int("maxFailedIndexes", true),
+  14: str("podReplacementPolicy"),
+  16: str("managedBy"),
+});
+
+const cronJobSpec = strictMessage("CronJobSpec", {
+  1: str("schedule"),
+  2: int("startingDeadlineSeconds", true),
+  3: str("concurrencyPolicy"),
+  4: bool("suspend"),
+  5: msg("jobTemplate", strictMessage("JobTemplateSpec", { 1: metadata, 2: msg("spec", jobSpec) })),
+  6: int("successfulJobsHistoryLimit", true),
+  7: int("failedJobsHistoryLimit", true),
+  8: str("timeZone"),
+});
+
+/**
+ * The batch/v1 kinds `decodeKubeProtobuf` accepts (`kubectl create job|cronjob`), by
+ * `apiVersion/kind`.
+ *
+ * @example
+ * ```ts
+ * import { batchKinds } from "./protobuf_apps.ts";
+ * Object.keys(batchKinds); // ["batch/v1/Job", "batch/v1/CronJob"]
+ * ```
+ */
+export const batchKinds: Readonly<Record<string, Spec>> = {
+  "batch/v1/Job": strictMessage("Job", {
+    1: metadata,
+    2: msg("spec", jobSpec),
+    3: msg("status", {}),
+  }),
+  "batch/v1/CronJob": strictMessage("CronJob", {
+    1: metadata,
+    2: msg("spec", cronJobSpec),
+    3: msg("status", {}),
   }),
 };

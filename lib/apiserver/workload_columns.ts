@@ -1,0 +1,129 @@
+/**
+ * kubectl's table columns (before Age) for the workload kinds the embedded cluster runs:
+ * DaemonSets, Jobs, CronJobs, ReplicationControllers, Endpoints and EndpointSlices — the
+ * same columns and cell formats as kube-apiserver's table printers.
+ *
+ * @module
+ */
+import type { KubeObject } from "../core/object.ts";
+import { isPlainObject } from "../core/object.ts";
+import { humanDuration } from "../core/time.ts";
+import type { TableColumn } from "./resource_info.ts";
+
+const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+const list = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? v.filter(isPlainObject) : [];
+const num = (v: unknown) => (typeof v === "number" ? v : 0);
+
+const col = (
+  name: string,
+  cell: TableColumn["cell"],
+  type: TableColumn["type"] = "string",
+  priority = 0,
+): TableColumn => ({ name, type, priority, description: name, cell });
+
+/** `a,b,c + N more...` as the printers shorten lists (at most three entries). */
+function shortList(items: readonly string[], empty: string): string {
+  if (items.length === 0) return empty;
+  const shown = items.slice(0, 3).join(",");
+  return items.length > 3 ? `${shown} + ${items.length - 3} more...` : shown;
+}
+
+const hasTrue = (o: KubeObject, type: string) =>
+  list(rec(o.status).conditions).some((c) => c.type === type && c.status === "True");
+
+/** The Job STATUS cell: Complete, Failed, Terminating, Suspended, FailureTarget, Running. */
+function jobStatus(o: KubeObject): string {
+  if (hasTrue(o, "Complete")) return "Complete";
+  if (hasTrue(o, "Failed")) return "Failed";
+  if (o.metadata?.deletionTimestamp) return "Terminating";
+  if (hasTrue(o, "Suspended")) return "Suspended";
+  if (hasTrue(o, "FailureTarget")) return "FailureTarget";
+  return "Running";
+}
+
+function jobCompletions(o: KubeObject): string {
+  const spec = rec(o.spec), succeeded = num(rec(o.status).succeeded);
+  if (typeof spec.completions === "number") return `${succeeded}/${spec.completions}`;
+  const parallelism = num(spec.parallelism);
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+function jobDuration(o: KubeObject, now: number): string {
+  const status = rec(o.status);
+  const start = Date.parse(String(status.startTime ?? ""));
+  if (Number.isNaN(start)) return "";
+  const end = Date.parse(String(status.completionTime ?? ""));
+  return humanDuration((Number.isNaN(end) ? now : end) - start);
+}
+
+const labelsText = (v: unknown) => {
+  const entries = Object.entries(rec(v)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length ? entries.map(([k, x]) => `${k}=${x}`).join(",") : "<none>";
+};
+
+/** `ip:port` pairs of an Endpoints object (core/v1). */
+function endpointsCell(o: KubeObject): string {
+  const pairs: string[] = [];
+  for (const subset of list(o.subsets)) {
+    const ports = list(subset.ports);
+    for (const addr of list(subset.addresses)) {
+      if (ports.length === 0) pairs.push(String(addr.ip));
+      for (const p of ports) {
+        const ip = String(addr.ip);
+        pairs.push(`${ip.includes(":") ? `[${ip}]` : ip}:${p.port}`);
+      }
+    }
+  }
+  return shortList(pairs, "<none>");
+}
+
+/** Columns by plural. */
+export const workloadKindColumns: Readonly<Record<string, TableColumn[]>> = {
+  daemonsets: [
+    col("Desired", (o) => num(rec(o.status).desiredNumberScheduled), "integer"),
+    col("Current", (o) => num(rec(o.status).currentNumberScheduled), "integer"),
+    col("Ready", (o) => num(rec(o.status).numberReady), "integer"),
+    col("Up-to-date", (o) => num(rec(o.status).updatedNumberScheduled), "integer"),
+    col("Available", (o) => num(rec(o.status).numberAvailable), "integer"),
+    col("Node Selector", (o) => labelsText(rec(rec(rec(o.spec).template).spec).nodeSelector)),
+  ],
+  jobs: [
+    col("Status", jobStatus),
+    col("Completions", jobCompletions),
+    col("Duration", jobDuration),
+  ],
+  cronjobs: [
+    col("Schedule", (o) => String(rec(o.spec).schedule ?? "")),
+    col("Timezone", (o) => String(rec(o.spec).timeZone ?? "<none>")),
+    col("Suspend", (o) => String(rec(o.spec).suspend === true ? "True" : "False")),
+    col("Active", (o) => list(rec(o.status).active).length, "integer"),
+    col("Last Schedule", (o, now) => {
+      const t = Date.parse(String(rec(o.status).lastScheduleTime ?? ""));
+      return Number.isNaN(t) ? "<none>" : humanDuration(now - t);
+    }),
+  ],
+  replicationcontrollers: [
+    col("Desired", (o) => num(rec(o.spec).replicas), "integer"),
+    col("Current", (o) => num(rec(o.status).replicas), "integer"),
+    col("Ready", (o) => num(rec(o.status).readyReplicas), "integer"),
+  ],
+  endpoints: [col("Endpoints", endpointsCell)],
+  endpointslices: [
+    col("AddressType", (o) => String(o.addressType ?? "")),
+    col("Ports", (o) =>
+      shortList(
+        list(o.ports).map((p) =>
+          typeof p.port === "number" ? String(p.port) : typeof p.name === "string" ? p.name : "*"
+        ),
+        "<unset>",
+      )),
+    col("Endpoints", (o) =>
+      shortList(
+        list(o.endpoints).flatMap((
+          e,
+        ) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])),
+        "<unset>",
+      )),
+  ],
+};
