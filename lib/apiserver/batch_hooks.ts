@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
 import { deepEqual } from "../core/deep_equal.ts";

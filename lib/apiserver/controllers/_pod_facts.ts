@@ -52,22 +52,6 @@ export function podFinished(pod: KubeObject | undefined): boolean {
 }
 
 /**
- * Whether a Job controls the pod (its pods complete after running).
- *
- * @example
- * ```ts
- * import { ownedByJob } from "./_pod_facts.ts";
- * const ref = { apiVersion: "batch/v1", kind: "Job", name: "j", uid: "u", controller: true };
- * ownedByJob({ metadata: { ownerReferences: [ref] } }); // true
- * ```
- */
-export function ownedByJob(pod: KubeObject): boolean {
-  return (pod.metadata?.ownerReferences ?? []).some((r) =>
-    r.kind === "Job" && r.controller === true
-  );
-}
-
-/**
  * The pod's storage key, `namespace/name`.
  *
  * @example

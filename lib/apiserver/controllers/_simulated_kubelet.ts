@@ -1,6 +1,7 @@
 /**
  * Internal: the simulated kubelets of all simulated nodes: they start bound pods (Running with
- * IPs, then Succeeded for Job pods), confirm graceful deletions and fail the pods of a lost node.
+ * IPs), end or restart them as their exit rule says (`pod_exit_rule.ts`), confirm graceful
+ * deletions and fail the pods of a lost node.
  *
  * @module
  */
@@ -12,8 +13,15 @@ import { deleteObject } from "../object_delete.ts";
 import type { EventNote } from "./record_event.ts";
 import { nodeLostPodStatus, runningPodStatus, succeededPodStatus } from "./pod_status.ts";
 import { simulatedNodeIp } from "./simulated_node.ts";
-import { ownedByJob, podFinished, podNodeName, podPhase } from "./_pod_facts.ts";
+import { podFinished, podNodeName, podPhase } from "./_pod_facts.ts";
 import { KeyedTimers } from "./_keyed_timers.ts";
+import { podRun } from "./pod_exit_rule.ts";
+import {
+  crashedPodStatus,
+  failedPodStatus,
+  restartCountOf,
+  restartedPodStatus,
+} from "./pod_exit_status.ts";
 
 /** What {@link createSimulatedKubelet} needs from the simulation. */
 export interface SimulatedKubeletOptions {
@@ -25,8 +33,10 @@ export interface SimulatedKubeletOptions {
   readonly event: (obj: KubeObject, note: EventNote) => void;
   /** Clock of the delays. */
   readonly scheduler: SchedulerLike;
-  /** Delay between a pod's binding and its `Running` status (and `Running` to `Succeeded`). */
+  /** Delay between a pod's binding and its `Running` status. */
   readonly startDelayMs: number;
+  /** How long run-to-completion containers run without a `run-ms` annotation. */
+  readonly runMs: number;
   /** Delay before a graceful pod deletion is confirmed. */
   readonly confirmDelayMs: number;
 }
@@ -67,6 +77,7 @@ export interface SimulatedKubelet {
  *   event: () => {},
  *   scheduler,
  *   startDelayMs: 10,
+ *   runMs: 10,
  *   confirmDelayMs: 10,
  * });
  * kubelet.syncPod("default/p");
@@ -85,6 +96,9 @@ export function createSimulatedKubelet(
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
   const timers = new KeyedTimers(options.scheduler);
   const ipCounter = new Map<string, number>();
+  // The first attempt of each started pod: earlier pods of the same controller count.
+  const firstAttempt = new Map<string, number>();
+  const controllerRuns = new Map<string, number>();
   const podObj = (key: string) => ctx.storage.get(podInfo.storageKey, key)?.object;
 
   function syncPod(key: string): void {
@@ -150,30 +164,76 @@ export function createSimulatedKubelet(
         fieldPath: `spec.containers{${c.name}}`,
       });
     }
-    if (ownedByJob(started)) timers.later(`start/${uid}`, startDelayMs, () => complete(key, uid));
+    const owner = started.metadata?.ownerReferences?.find((r) => r.controller)?.uid ?? uid;
+    const runs = controllerRuns.get(owner) ?? 0;
+    controllerRuns.set(owner, runs + 1);
+    firstAttempt.set(uid, runs);
+    scheduleExit(key, started);
   }
 
-  function complete(key: string, uid: string): void {
+  /** Schedules the exit of a running pod's containers, if its rule says they exit. */
+  function scheduleExit(key: string, pod: KubeObject): void {
+    const uid = pod.metadata!.uid!;
+    const run = podRun(pod, (firstAttempt.get(uid) ?? 0) + restartCountOf(pod), options.runMs);
+    if (run) timers.later(`run/${uid}`, run.runMs, () => exit(key, uid, run));
+  }
+
+  /** A live pod of this kubelet with this uid in `phase`, or undefined. */
+  function live(key: string, uid: string): KubeObject | undefined {
     const pod = podObj(key);
-    if (!pod || pod.metadata?.uid !== uid || pod.metadata.deletionTimestamp) return;
-    if (podPhase(pod) !== "Running" || !hasKubelet(podNodeName(pod))) return;
-    const m = pod.metadata;
-    const done = updateObject(ctx, podInfo, m.namespace, m.name!, {
-      ...pod,
-      status: succeededPodStatus(pod, ctx.now()),
-    }, { subresource: "status", unconditional: true, fieldManager: "kubelet" }).object;
-    event(done, {
-      reason: "Completed",
-      message: "Pod completed",
-      component: "kubelet",
-      host: podNodeName(pod),
-    });
+    if (!pod || pod.metadata?.uid !== uid || pod.metadata.deletionTimestamp) return undefined;
+    return podPhase(pod) === "Running" && hasKubelet(podNodeName(pod)) ? pod : undefined;
+  }
+
+  const writeStatus = (pod: KubeObject, status: Record<string, unknown>) =>
+    updateObject(ctx, podInfo, pod.metadata!.namespace, pod.metadata!.name!, { ...pod, status }, {
+      subresource: "status",
+      unconditional: true,
+      fieldManager: "kubelet",
+    }).object;
+
+  function exit(key: string, uid: string, run: NonNullable<ReturnType<typeof podRun>>): void {
+    const pod = live(key, uid);
+    if (!pod) return;
+    const host = podNodeName(pod);
+    switch (run.then) {
+      case "Succeeded": {
+        const done = writeStatus(pod, succeededPodStatus(pod, ctx.now()));
+        event(done, { reason: "Completed", message: "Pod completed", component: "kubelet", host });
+        return;
+      }
+      case "Failed":
+        writeStatus(pod, failedPodStatus(pod, run.exitCode, ctx.now()));
+        return;
+      case "Restart": {
+        const crashed = writeStatus(pod, crashedPodStatus(pod, run.exitCode, ctx.now()));
+        // The kubelet's back-off doubles per restart (10 s to 5 min there; scaled here).
+        const n = restartCountOf(crashed);
+        const backoffMs = Math.min(Math.max(10, startDelayMs) * 2 ** (n - 1), 300_000);
+        event(crashed, {
+          reason: "BackOff",
+          message: `Back-off restarting failed container in pod ${pod.metadata?.name}`,
+          component: "kubelet",
+          host,
+          type: "Warning",
+        });
+        timers.later(`run/${uid}`, backoffMs, () => restart(key, uid));
+        return;
+      }
+    }
+  }
+
+  function restart(key: string, uid: string): void {
+    const pod = live(key, uid);
+    if (!pod) return;
+    scheduleExit(key, writeStatus(pod, restartedPodStatus(pod, ctx.now())));
   }
 
   return {
     syncPod,
     forget: (uid) => {
-      for (const kind of ["start", "delete"]) timers.cancel(`${kind}/${uid}`);
+      for (const kind of ["start", "run", "delete"]) timers.cancel(`${kind}/${uid}`);
+      firstAttempt.delete(uid);
     },
     close: () => timers.close(),
   };

@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
+import { matchesNodeAffinity } from "./node_affinity.ts";
 
 type Taint = { key?: string; value?: string; effect?: string };
 type Toleration = { key?: string; operator?: string; value?: string; effect?: string };
@@ -26,13 +27,26 @@ const tolerates = (tolerations: Toleration[], t: Taint) =>
       : tol.key === t.key && (tol.value ?? "") === (t.value ?? ""))
   );
 
-/** Whether `pod` may run on `node`: Ready, schedulable, nodeSelector matched, taints tolerated. */
+/** The taint kube-scheduler reads `spec.unschedulable` as (a cordoned node). */
+const UNSCHEDULABLE_TAINT: Taint = {
+  key: "node.kubernetes.io/unschedulable",
+  effect: "NoSchedule",
+};
+
+/**
+ * Whether `pod` may run on `node`: Ready, schedulable (or the cordon tolerated), nodeSelector
+ * and required node affinity matched, taints tolerated.
+ */
 export function nodeFits(pod: KubeObject, node: KubeObject): boolean {
-  if (!nodeReady(node) || rec(node.spec).unschedulable === true) return false;
   const spec = rec(pod.spec);
+  const tolerations = list<Toleration>(spec.tolerations);
+  if (!nodeReady(node)) return false;
+  if (rec(node.spec).unschedulable === true && !tolerates(tolerations, UNSCHEDULABLE_TAINT)) {
+    return false;
+  }
   const labels = node.metadata?.labels ?? {};
   for (const [k, v] of Object.entries(rec(spec.nodeSelector))) if (labels[k] !== v) return false;
-  const tolerations = list<Toleration>(spec.tolerations);
+  if (!matchesNodeAffinity(pod, node)) return false;
   return list<Taint>(rec(node.spec).taints)
     .filter((t) => t.effect === "NoSchedule" || t.effect === "NoExecute")
     .every((t) => tolerates(tolerations, t));

@@ -24,6 +24,12 @@ export interface SimulationOptions {
   readonly nodes?: number;
   /** Delay between a pod's binding and its `Running` status; default 100 ms. */
   readonly podStartDelayMs?: number;
+  /**
+   * How long the containers of a run-to-completion pod (`restartPolicy` `Never` or
+   * `OnFailure`) run before they exit, unless the pod's `simulation.kubefold.dev/run-ms`
+   * annotation says otherwise (see `pod_exit_rule.ts`); default `podStartDelayMs`.
+   */
+  readonly podRunMs?: number;
   /** Delay before a kubelet confirms a graceful pod deletion (never the grace period); default 100 ms. */
   readonly kubeletDelayMs?: number;
   /** Clock of the delays; default `asyncScheduler`. */
@@ -85,6 +91,7 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     event,
     scheduler: options.scheduler ?? asyncScheduler,
     startDelayMs: options.podStartDelayMs ?? 100,
+    runMs: options.podRunMs ?? options.podStartDelayMs ?? 100,
     confirmDelayMs: options.kubeletDelayMs ?? 100,
   });
 

@@ -63,3 +63,52 @@ Deno.test("nodeFits() requires Ready, schedulable, matching selector and tolerat
     }),
   );
 });
+
+const readyNode = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({
+  metadata: { name, labels: { zone: name === "a" ? "z1" : "z2" } },
+  status: { conditions: [{ type: "Ready", status: "True" }] },
+  ...extra,
+});
+const affinity = (...terms: unknown[]) => ({
+  affinity: {
+    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+  },
+});
+
+Deno.test("pickNode() honours required node affinity on metadata.name and on labels", () => {
+  const ns = [readyNode("a"), readyNode("b"), readyNode("c")];
+  const pinned = {
+    spec: affinity({ matchFields: [{ key: "metadata.name", operator: "In", values: ["c"] }] }),
+  };
+  assert.equal(pickNode(pinned, ns, new Map([["c", 9]])), "c");
+  const notA = {
+    spec: affinity({ matchExpressions: [{ key: "zone", operator: "NotIn", values: ["z1"] }] }),
+  };
+  assert.equal(pickNode(notA, ns, new Map([["b", 1]])), "c");
+  const either = {
+    spec: affinity(
+      { matchFields: [{ key: "metadata.name", operator: "In", values: ["x"] }] },
+      { matchExpressions: [{ key: "zone", operator: "In", values: ["z1"] }] },
+    ),
+  };
+  assert.equal(pickNode(either, ns, new Map()), "a");
+  const nowhere = {
+    spec: affinity({ matchFields: [{ key: "metadata.name", operator: "In", values: ["x"] }] }),
+  };
+  assert.equal(pickNode(nowhere, ns, new Map()), undefined);
+});
+
+Deno.test("nodeFits() lets a pod that tolerates node.kubernetes.io/unschedulable onto a cordoned node", () => {
+  const cordoned = readyNode("a", { spec: { unschedulable: true } });
+  assert.equal(nodeFits({ spec: {} }, cordoned), false);
+  const tolerant = {
+    spec: {
+      tolerations: [{
+        key: "node.kubernetes.io/unschedulable",
+        operator: "Exists",
+        effect: "NoSchedule",
+      }],
+    },
+  };
+  assert.equal(nodeFits(tolerant, cordoned), true);
+});

@@ -175,7 +175,10 @@ Deno.test("pods controlled by a Job run, then succeed with their containers Comp
   withApi(async (api) => {
     const job = { apiVersion: "batch/v1", kind: "Job", name: "j", uid: "j-uid", controller: true };
     // The Job does not exist, so the GC would collect its pod: the test runs without GC.
-    await api.post(pods, pod("job-pod", { metadata: { ownerReferences: [job] } }));
+    await api.post(
+      pods,
+      pod("job-pod", { metadata: { ownerReferences: [job] }, spec: { restartPolicy: "Never" } }),
+    );
     const s = await until(api, pods, (m) => m.get("default/job-pod")?.status.phase === "Succeeded");
     const p = s.get("default/job-pod");
     assert.equal(p.status.containerStatuses[0].state.terminated.reason, "Completed");
