@@ -4,53 +4,9 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
-import { matchesNodeAffinity } from "./node_affinity.ts";
+import { nodeFits } from "../../core/node_fit.ts";
 
-type Taint = { key?: string; value?: string; effect?: string };
-type Toleration = { key?: string; operator?: string; value?: string; effect?: string };
-
-const list = <T>(v: unknown): T[] => (Array.isArray(v) ? v as T[] : []);
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-
-/** Whether a node's `Ready` condition is `True`. */
-export function nodeReady(node: KubeObject): boolean {
-  const conds = list<{ type?: string; status?: string }>(rec(node.status).conditions);
-  return conds.some((c) => c.type === "Ready" && c.status === "True");
-}
-
-const tolerates = (tolerations: Toleration[], t: Taint) =>
-  tolerations.some((tol) =>
-    (tol.effect === undefined || tol.effect === "" || tol.effect === t.effect) &&
-    (tol.operator === "Exists"
-      ? tol.key === undefined || tol.key === "" || tol.key === t.key
-      : tol.key === t.key && (tol.value ?? "") === (t.value ?? ""))
-  );
-
-/** The taint kube-scheduler reads `spec.unschedulable` as (a cordoned node). */
-const UNSCHEDULABLE_TAINT: Taint = {
-  key: "node.kubernetes.io/unschedulable",
-  effect: "NoSchedule",
-};
-
-/**
- * Whether `pod` may run on `node`: Ready, schedulable (or the cordon tolerated), nodeSelector
- * and required node affinity matched, taints tolerated.
- */
-export function nodeFits(pod: KubeObject, node: KubeObject): boolean {
-  const spec = rec(pod.spec);
-  const tolerations = list<Toleration>(spec.tolerations);
-  if (!nodeReady(node)) return false;
-  if (rec(node.spec).unschedulable === true && !tolerates(tolerations, UNSCHEDULABLE_TAINT)) {
-    return false;
-  }
-  const labels = node.metadata?.labels ?? {};
-  for (const [k, v] of Object.entries(rec(spec.nodeSelector))) if (labels[k] !== v) return false;
-  if (!matchesNodeAffinity(pod, node)) return false;
-  return list<Taint>(rec(node.spec).taints)
-    .filter((t) => t.effect === "NoSchedule" || t.effect === "NoExecute")
-    .every((t) => tolerates(tolerations, t));
-}
+export { nodeFits, nodeReady } from "../../core/node_fit.ts";
 
 /**
  * Picks the node for a pod: among the nodes it fits, the one running the fewest pods (ties

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import type { KubeObject } from "./object.ts";
+import { isPlainObject } from "./object.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
