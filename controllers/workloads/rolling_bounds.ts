@@ -38,10 +38,19 @@ const scaled = (
   return { _tag: "Right", right: roundUp ? Math.ceil(exact) : Math.floor(exact) };
 };
 
+/** Options of {@link rollingBounds}. */
+export interface RollingBoundsOptions {
+  /** Round percentages of `maxUnavailable` up too (DaemonSets); default false (Deployments). */
+  readonly roundUp?: boolean;
+  /** The field path for messages; default `spec.strategy.rollingUpdate`. */
+  readonly field?: string;
+}
+
 /**
  * Resolves `maxSurge` and `maxUnavailable` (default `25%` each) against `replicas`, as
- * Kubernetes does: percentages of surge round up, of unavailable round down; when both come
- * out 0, `maxUnavailable` becomes 1; `maxUnavailable` is capped at `replicas`.
+ * Kubernetes does: percentages of surge round up, of unavailable round down (up with
+ * `roundUp`); when both come out 0, `maxUnavailable` becomes 1; `maxUnavailable` is capped at
+ * `replicas`.
  *
  * @example
  * ```ts
@@ -54,11 +63,17 @@ export function rollingBounds(
   replicas: number,
   maxSurge: IntOrPercent | undefined,
   maxUnavailable: IntOrPercent | undefined,
+  options: RollingBoundsOptions = {},
 ): Either<string, RollingBounds> {
-  const field = "spec.strategy.rollingUpdate";
+  const field = options.field ?? "spec.strategy.rollingUpdate";
   const surge = scaled(`${field}.maxSurge`, maxSurge ?? "25%", replicas, true);
   if (surge._tag === "Left") return surge;
-  const unavailable = scaled(`${field}.maxUnavailable`, maxUnavailable ?? "25%", replicas, false);
+  const unavailable = scaled(
+    `${field}.maxUnavailable`,
+    maxUnavailable ?? "25%",
+    replicas,
+    options.roundUp ?? false,
+  );
   if (unavailable._tag === "Left") return unavailable;
   const u = surge.right === 0 && unavailable.right === 0 ? 1 : unavailable.right;
   return { _tag: "Right", right: { maxSurge: surge.right, maxUnavailable: Math.min(u, replicas) } };
