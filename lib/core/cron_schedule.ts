@@ -17,6 +17,8 @@ import { Cron, type Either } from "../deps.ts";
 export interface CronSchedule {
   /** The first run strictly after `afterMs` (epoch ms), or undefined if there is none. */
   readonly next: (afterMs: number) => number | undefined;
+  /** The last run in `(afterMs, atMs]`, or undefined if there is none (missed runs skipped). */
+  readonly latest: (afterMs: number, atMs: number) => number | undefined;
 }
 
 const MACROS: Readonly<Record<string, string>> = {
@@ -94,9 +96,16 @@ export function parseCronSchedule(
     if (ms === undefined || ms <= 0) return bad(`failed to parse duration ${text.slice(7)}`);
     // Like robfig/cron's ConstantDelaySchedule: whole seconds (at least one) after t.
     const step = Math.max(1_000, Math.floor(ms / 1_000) * 1_000);
+    const next = (after: number) => Math.floor(after / 1_000) * 1_000 + step;
     return {
       _tag: "Right",
-      right: { next: (after) => Math.floor(after / 1_000) * 1_000 + step },
+      right: {
+        next,
+        latest: (after, at) => {
+          const first = next(after);
+          return first > at ? undefined : first + Math.floor((at - first) / step) * step;
+        },
+      },
     };
   }
   const pattern = MACROS[text.toLowerCase()] ?? text;
@@ -118,6 +127,10 @@ export function parseCronSchedule(
     _tag: "Right",
     right: {
       next: (after) => cron.nextRun(new Date(after))?.getTime(),
+      latest: (after, at) => {
+        const t = cron.previousRuns(1, new Date(at + 1))[0]?.getTime();
+        return t !== undefined && t > after ? t : undefined;
+      },
     },
   };
 }

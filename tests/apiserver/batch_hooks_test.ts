@@ -99,6 +99,21 @@ Deno.test("parseCronSchedule() follows the five-field standard, macros, @every a
     next("0 9 * * *", "2025-01-01T00:00:00Z", "Europe/Berlin"),
     "2025-01-01T08:00:00.000Z",
   );
+  const latest = (s: string, after: string, at: string) => {
+    const p = parseCronSchedule(s);
+    if (p._tag === "Left") throw new Error(p.left);
+    const t = p.right.latest(Date.parse(after), Date.parse(at));
+    return t === undefined ? undefined : new Date(t).toISOString();
+  };
+  assert.equal(
+    latest("*/5 * * * *", "2025-01-01T00:00:00Z", "2025-01-01T00:12:00Z"),
+    "2025-01-01T00:10:00.000Z",
+  );
+  assert.equal(latest("*/5 * * * *", "2025-01-01T00:10:00Z", "2025-01-01T00:12:00Z"), undefined);
+  assert.equal(
+    latest("@every 1m", "2025-01-01T00:00:00Z", "2025-01-01T00:03:30Z"),
+    "2025-01-01T00:03:00.000Z",
+  );
   assert.equal(parseCronSchedule("* * * * * *")._tag, "Left");
   assert.equal(parseCronSchedule("TZ=UTC * * * * *")._tag, "Left");
 });
