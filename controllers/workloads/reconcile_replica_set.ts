@@ -80,20 +80,45 @@ export function reconcileReplicaSet(
   world: ReplicaSetWorld,
   ctx: ReplicaSetContext,
 ): Either<ReconcileError, Plan> {
-  const self = { ...rs, apiVersion: "apps/v1", kind: "ReplicaSet" };
+  return reconcileReplicasOf({ apiVersion: "apps/v1", kind: "ReplicaSet" }, rs, world, ctx);
+}
+
+/**
+ * {@link reconcileReplicaSet} for any kind shaped like a ReplicaSet (`kind` names the owner
+ * in pods' owner references, status writes and messages): the ReplicationController
+ * controller reuses it.
+ *
+ * @example
+ * ```ts
+ * import { reconcileReplicasOf } from "./reconcile_replica_set.ts";
+ * import { worldFromObjects } from "../../lib/reconcile/world.ts";
+ * const plan = reconcileReplicasOf({ apiVersion: "v1", kind: "ReplicationController" }, {
+ *   metadata: { namespace: "d", name: "web", uid: "u1" },
+ *   spec: { replicas: 1, selector: { matchLabels: { app: "web" } },
+ *     template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
+ * }, { pods: worldFromObjects([]) }, { now: 0 });
+ * ```
+ */
+export function reconcileReplicasOf(
+  kind: { readonly apiVersion: string; readonly kind: string },
+  rs: DeepReadonly<ReplicaSet>,
+  world: ReplicaSetWorld,
+  ctx: ReplicaSetContext,
+): Either<ReconcileError, Plan> {
+  const self = { ...rs, ...kind };
   const uid = rs.metadata?.uid;
   const name = rs.metadata?.name ?? "";
   const namespace = rs.metadata?.namespace;
   const key = keyOf(namespace, name);
-  if (!uid) return E.left(terminal(`Cannot reconcile ReplicaSet ${key}: no metadata.uid`));
+  if (!uid) return E.left(terminal(`Cannot reconcile ${kind.kind} ${key}: no metadata.uid`));
   const spec = rs.spec;
   const labels = spec?.template?.metadata?.labels ?? {};
-  const selector = workloadSelector(`ReplicaSet ${key}`, spec?.selector, labels);
+  const selector = workloadSelector(`${kind.kind} ${key}`, spec?.selector, labels);
   if (selector._tag === "Left") return E.left(terminal(selector.left));
   const replicas = spec?.replicas ?? 1;
   if (!Number.isInteger(replicas) || replicas < 0) {
     return E.left(
-      terminal(`Cannot reconcile ReplicaSet ${key}: spec.replicas: must be a whole number >= 0`),
+      terminal(`Cannot reconcile ${kind.kind} ${key}: spec.replicas: must be a whole number >= 0`),
     );
   }
   const owned = world.pods.ownedBy(uid).filter((p) =>

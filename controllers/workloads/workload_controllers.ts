@@ -1,5 +1,6 @@
 /**
- * The ReplicaSet and Deployment controller specs, ready for `startManager`.
+ * The ReplicaSet and Deployment controller specs, and {@link workloadControllers}: every
+ * workload controller of the embedded cluster, ready for `startManager`.
  *
  * @module
  */
@@ -8,6 +9,15 @@ import type { HasMetadata } from "../../lib/store/has_metadata.ts";
 import { worldFromStore } from "../../lib/reconcile/world.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
+import type { ClusterClock } from "./cluster_clock.ts";
+import { onClock } from "./on_clock.ts";
+import { cronJobController, jobController } from "./job_controllers.ts";
+import {
+  daemonSetController,
+  replicationControllerController,
+  statefulSetController,
+} from "./set_controllers.ts";
+import { endpointsController } from "./endpoints_controller.ts";
 import {
   reconcileReplicaSet,
   type ReplicaSet,
@@ -69,26 +79,41 @@ export const deploymentController: ControllerSpec<Deployment & HasMetadata, Depl
     reconcile: (d, world, ctx) => reconcileDeployment(d, world, ctx),
   });
 
+/** Options of {@link workloadControllers}. */
+export interface WorkloadControllersOptions {
+  /**
+   * The clock the reconcilers read (`ctx.now`) and requeue on, e.g. a fast `scaledClock` so
+   * CronJobs fire in milliseconds (default: the manager's wall clock).
+   */
+  readonly clock?: ClusterClock;
+}
+
 /**
- * The workload controllers (Deployment, ReplicaSet) an embedded API server lacks, as specs
- * for `startManager`: with them, a Deployment (e.g. `kubectl apply -f deploy.yaml`) yields ReplicaSets and pods, and
- * `kubectl rollout status` completes.
+ * The workload controllers an embedded API server lacks, as specs for `startManager`:
+ * Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController and the
+ * endpoints controller (Endpoints and EndpointSlices of Services). With them, `kubectl apply`
+ * of a workload yields pods and `kubectl rollout status` completes. `startCluster` runs them.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { workloadControllers } from "./workload_controllers.ts";
- * import { startApiServer } from "../../lib/apiserver/server.ts";
- * import { clientFromKubeconfig } from "../../lib/client/connect.ts";
- * import { startManager } from "../../lib/manager/start_manager.ts";
- * const server = await startApiServer({ simulation: { nodes: 2 } });
- * const client = await clientFromKubeconfig(server.kubeconfig);
- * if (client._tag === "Left") throw new Error(client.left.message);
- * const manager = await startManager({ client: client.right, controllers: workloadControllers() });
+ * workloadControllers().map((c) => c.name);
+ * // ["deployment", "replicaset", "statefulset", "daemonset", "job", "cronjob",
+ * //  "replicationcontroller", "endpoints"]
  * ```
  */
-export function workloadControllers(): readonly ControllerSpec<HasMetadata, unknown>[] {
-  return [
-    deploymentController as unknown as ControllerSpec<HasMetadata, unknown>,
-    replicaSetController as unknown as ControllerSpec<HasMetadata, unknown>,
-  ];
+export function workloadControllers(
+  options: WorkloadControllersOptions = {},
+): readonly ControllerSpec<HasMetadata, unknown>[] {
+  const specs = [
+    deploymentController,
+    replicaSetController,
+    statefulSetController(),
+    daemonSetController(),
+    jobController(),
+    cronJobController(),
+    replicationControllerController(),
+    endpointsController(),
+  ] as unknown as ControllerSpec<HasMetadata, unknown>[];
+  return specs.map((spec) => onClock(spec, options.clock));
 }

@@ -1,0 +1,68 @@
+/**
+ * The endpoints controller spec (Services' Endpoints and EndpointSlices), ready for
+ * `startManager`.
+ *
+ * @module
+ */
+import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
+import { keyOf } from "../../lib/core/key.ts";
+import type { StoreReader } from "../../lib/store/create_store.ts";
+import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import { worldFromStore } from "../../lib/reconcile/world.ts";
+import type { World } from "../../lib/reconcile/world.ts";
+import type { Pod } from "./pod_facts.ts";
+import type { Service } from "./service_endpoints.ts";
+import {
+  type Endpoints,
+  type EndpointSlice,
+  type EndpointsWorld,
+  reconcileEndpoints,
+} from "./reconcile_endpoints.ts";
+
+const pods = { apiVersion: "v1", kind: "Pod" };
+const services = { apiVersion: "v1", kind: "Service" };
+const endpoints = { apiVersion: "v1", kind: "Endpoints" };
+const slices = { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" };
+
+/**
+ * The endpoints controller spec: Services are primary, their Endpoints and EndpointSlices
+ * owned, and a pod's events wake the Services of its namespace whose selector matches it.
+ * A periodic resync (30 s) catches pods whose labels moved away from a selector.
+ *
+ * @example
+ * ```ts
+ * import { endpointsController } from "./endpoints_controller.ts";
+ * endpointsController().owns?.map((k) => k.kind); // ["Endpoints", "EndpointSlice"]
+ * ```
+ */
+export function endpointsController(): ControllerSpec<Service & HasMetadata, EndpointsWorld> {
+  let svcs: StoreReader<KubeObject> | undefined;
+  const servicesOf = (
+    pod: { metadata?: { namespace?: string; labels?: Record<string, string> } },
+  ) =>
+    (svcs?.list() ?? []).flatMap((s) => {
+      const selector = (s as Service).spec?.selector;
+      if (!selector || s.metadata?.namespace !== pod.metadata?.namespace) return [];
+      const match = Object.entries(selector).every(([k, v]) => pod.metadata?.labels?.[k] === v);
+      return match && Object.keys(selector).length
+        ? [keyOf(s.metadata?.namespace, s.metadata?.name ?? "")]
+        : [];
+    });
+  return controller<Service & HasMetadata, EndpointsWorld>({
+    name: "endpoints",
+    for: services,
+    owns: [endpoints, slices],
+    watches: [{ resource: pods, keys: (p) => servicesOf(p) }],
+    resyncMs: 30_000,
+    world: (cache) => {
+      svcs = cache.store(services);
+      return {
+        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
+        endpoints: worldFromStore(cache.store(endpoints)) as unknown as World<Endpoints>,
+        slices: worldFromStore(cache.store(slices)) as unknown as World<EndpointSlice>,
+      };
+    },
+    reconcile: (svc, world, ctx) => reconcileEndpoints(svc, world, ctx),
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The Job and CronJob controller specs, ready for `startManager`.
+ *
+ * @module
+ */
+import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import { worldFromStore } from "../../lib/reconcile/world.ts";
+import type { World } from "../../lib/reconcile/world.ts";
+import type { Pod } from "./pod_facts.ts";
+import type { Job } from "./job_progress.ts";
+import { type JobWorld, reconcileJob } from "./reconcile_job.ts";
+import { type CronJob, type CronJobWorld, reconcileCronJob } from "./reconcile_cron_job.ts";
+
+const pods = { apiVersion: "v1", kind: "Pod" };
+const jobs = { apiVersion: "batch/v1", kind: "Job" };
+
+/**
+ * The Job controller spec: Jobs are primary, pods are owned.
+ *
+ * @example
+ * ```ts
+ * import { jobController } from "./job_controllers.ts";
+ * jobController().name; // "job"
+ * ```
+ */
+export function jobController(): ControllerSpec<Job & HasMetadata, JobWorld> {
+  return controller<Job & HasMetadata, JobWorld>({
+    name: "job",
+    for: jobs,
+    owns: [pods],
+    statusBatchMs: 0,
+    world: (cache) => ({
+      pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
+    }),
+    reconcile: (job, world, ctx) => reconcileJob(job, world, ctx),
+  });
+}
+
+/**
+ * The CronJob controller spec: CronJobs are primary, Jobs are owned; each reconcile asks to
+ * run again at the next scheduled time.
+ *
+ * @example
+ * ```ts
+ * import { cronJobController } from "./job_controllers.ts";
+ * cronJobController().owns?.[0].kind; // "Job"
+ * ```
+ */
+export function cronJobController(): ControllerSpec<CronJob & HasMetadata, CronJobWorld> {
+  return controller<CronJob & HasMetadata, CronJobWorld>({
+    name: "cronjob",
+    for: { apiVersion: "batch/v1", kind: "CronJob" },
+    owns: [jobs],
+    statusBatchMs: 0,
+    world: (cache) => ({
+      jobs: worldFromStore(cache.store(jobs)) as unknown as World<Job>,
+    }),
+    reconcile: (cj, world, ctx) => reconcileCronJob(cj, world, ctx),
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * The StatefulSet, DaemonSet and ReplicationController controller specs, ready for
+ * `startManager`.
+ *
+ * @module
+ */
+import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
+import type { StoreReader } from "../../lib/store/create_store.ts";
+import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import { worldFromStore } from "../../lib/reconcile/world.ts";
+import type { World } from "../../lib/reconcile/world.ts";
+import { keyOf } from "../../lib/core/key.ts";
+import type { Pod } from "./pod_facts.ts";
+import type { ReplicaSetWorld } from "./reconcile_replica_set.ts";
+import { reconcileStatefulSet, type StatefulSetWorld } from "./reconcile_stateful_set.ts";
+import { ordinalOf, type PersistentVolumeClaim, type StatefulSet } from "./stateful_set_pods.ts";
+import { type DaemonSetWorld, type Node, reconcileDaemonSet } from "./reconcile_daemon_set.ts";
+import type { DaemonSet } from "./daemon_pods.ts";
+import {
+  reconcileReplicationController,
+  type ReplicationController,
+} from "./reconcile_replication_controller.ts";
+
+const pods = { apiVersion: "v1", kind: "Pod" };
+const claims = { apiVersion: "v1", kind: "PersistentVolumeClaim" };
+const statefulSets = { apiVersion: "apps/v1", kind: "StatefulSet" };
+const daemonSets = { apiVersion: "apps/v1", kind: "DaemonSet" };
+const nodes = { apiVersion: "v1", kind: "Node" };
+
+/**
+ * The StatefulSet controller spec: StatefulSets are primary, pods are owned, and a claim's
+ * events wake the set whose claim template it belongs to.
+ *
+ * @example
+ * ```ts
+ * import { statefulSetController } from "./set_controllers.ts";
+ * statefulSetController().name; // "statefulset"
+ * ```
+ */
+export function statefulSetController(): ControllerSpec<
+  StatefulSet & HasMetadata,
+  StatefulSetWorld
+> {
+  let sets: StoreReader<KubeObject> | undefined;
+  const setsOfClaim = (claim: { metadata?: { namespace?: string; name?: string } }) =>
+    (sets?.list() ?? []).flatMap((s) => {
+      const set = s as StatefulSet;
+      if (set.metadata?.namespace !== claim.metadata?.namespace) return [];
+      const owns = (set.spec?.volumeClaimTemplates ?? []).some((t) =>
+        ordinalOf(`${t.metadata?.name}-${set.metadata?.name}`, claim.metadata?.name) !== undefined
+      );
+      return owns ? [keyOf(s.metadata?.namespace, s.metadata?.name ?? "")] : [];
+    });
+  return controller<StatefulSet & HasMetadata, StatefulSetWorld>({
+    name: "statefulset",
+    for: statefulSets,
+    owns: [pods],
+    watches: [{ resource: claims, keys: (c) => setsOfClaim(c) }],
+    statusBatchMs: 0,
+    world: (cache) => {
+      sets = cache.store(statefulSets);
+      return {
+        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
+        claims: worldFromStore(cache.store(claims)) as unknown as World<PersistentVolumeClaim>,
+      };
+    },
+    reconcile: (set, world, ctx) => reconcileStatefulSet(set, world, ctx),
+  });
+}
+
+/**
+ * The DaemonSet controller spec: DaemonSets are primary, pods are owned, and every node event
+ * wakes every DaemonSet.
+ *
+ * @example
+ * ```ts
+ * import { daemonSetController } from "./set_controllers.ts";
+ * daemonSetController().watches?.[0].resource.kind; // "Node"
+ * ```
+ */
+export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, DaemonSetWorld> {
+  let sets: StoreReader<KubeObject> | undefined;
+  return controller<DaemonSet & HasMetadata, DaemonSetWorld>({
+    name: "daemonset",
+    for: daemonSets,
+    owns: [pods],
+    watches: [{ resource: nodes, keys: () => sets?.keys() ?? [] }],
+    statusBatchMs: 0,
+    world: (cache) => {
+      sets = cache.store(daemonSets);
+      return {
+        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
+        nodes: worldFromStore(cache.store(nodes)) as unknown as World<Node>,
+      };
+    },
+    reconcile: (ds, world, ctx) => reconcileDaemonSet(ds, world, ctx),
+  });
+}
+
+/**
+ * The ReplicationController controller spec: ReplicationControllers are primary, pods are
+ * owned (the ReplicaSet reconciler, reused).
+ *
+ * @example
+ * ```ts
+ * import { replicationControllerController } from "./set_controllers.ts";
+ * replicationControllerController().for.kind; // "ReplicationController"
+ * ```
+ */
+export function replicationControllerController(): ControllerSpec<
+  ReplicationController & HasMetadata,
+  ReplicaSetWorld
+> {
+  return controller<ReplicationController & HasMetadata, ReplicaSetWorld>({
+    name: "replicationcontroller",
+    for: { apiVersion: "v1", kind: "ReplicationController" },
+    owns: [pods],
+    statusBatchMs: 0,
+    world: (cache) => ({ pods: worldFromStore(cache.store(pods)) as unknown as World<Pod> }),
+    reconcile: (rc, world, ctx) => reconcileReplicationController(rc, world, ctx),
+  });
+}
