@@ -1,19 +1,22 @@
 /**
- * A local cluster for kubectl: the embedded API server with simulated nodes (the same flags as
- * `deno task apiserver`) plus the Deployment and ReplicaSet controllers of
- * `controllers/workloads/`, built with kubefold, so Deployments roll out to Running pods.
+ * A local cluster for kubectl: `startCluster()` — the embedded API server with simulated nodes
+ * (the same flags as `deno task apiserver`) plus the workload controllers of
+ * `controllers/workloads/` built with kubefold: Deployments, ReplicaSets, StatefulSets,
+ * DaemonSets, Jobs, CronJobs, ReplicationControllers, and Services' endpoints.
  *
  *   deno task cluster --kubeconfig /tmp/kf.yaml   # serve until Ctrl-C
  *   KUBECONFIG=/tmp/kf.yaml kubectl apply -f deploy.yaml && kubectl rollout status deploy/web
- *   deno run -A examples/cluster.ts --demo-only   # roll a Deployment out and back, then exit
+ *   deno run -A examples/cluster.ts --demo-only   # run the tour below, then exit (0: all passed)
+ *
+ * The tour runs on a virtual clock 600 times faster than wall time, so its CronJob fires
+ * within a second of real time.
  *
  * @module
  */
-import { E, startApiServer, startManager } from "../mod.ts";
+import { E, type KubeObject } from "../mod.ts";
 import { parseCliArgs } from "../lib/apiserver/cli.ts";
 import { clientFromKubeconfig } from "../lib/client/connect.ts";
-import type { KubeObject } from "../lib/core/object.ts";
-import { workloadControllers } from "../controllers/workloads/mod.ts";
+import { scaledClock, startCluster } from "../controllers/workloads/mod.ts";
 
 const demoOnly = Deno.args.includes("--demo-only");
 const parsed = parseCliArgs(Deno.args.filter((a) => a !== "--demo-only"));
@@ -24,111 +27,241 @@ if (!parsed.ok) {
 const { args } = parsed;
 const t0 = performance.now();
 const elapsed = () => `[${((performance.now() - t0) / 1000).toFixed(2)}s]`;
-const server = await startApiServer({
+const clock = demoOnly
+  ? scaledClock({ startMs: Date.parse("2025-01-01T00:00:00Z"), speed: 600 })
+  : undefined;
+const cluster = await startCluster({
   port: args.port,
   hostname: args.host,
   dataDir: args.dataDir,
   token: args.token,
   tls: args.tls,
-  simulation: {
-    nodes: args.nodes ?? 3,
-    ...(demoOnly ? { podStartDelayMs: 20, kubeletDelayMs: 0 } : {}),
-  },
+  simulation: { nodes: args.nodes ?? 3 },
+  ...(clock ? { clock } : {}),
 });
-const connect = async () => {
-  const c = await clientFromKubeconfig(server.kubeconfig);
-  if (E.isLeft(c)) throw new Error(c.left.message);
-  return c.right;
-};
-const managerClient = await connect();
-const manager = await startManager({ client: managerClient, controllers: workloadControllers() });
-const client = await connect(); // the demo's own reads and writes (its own rate limit)
-await manager.ready;
+const connected = await clientFromKubeconfig(cluster.kubeconfig);
+if (E.isLeft(connected)) throw new Error(connected.left.message);
+const client = connected.right; // the demo's own reads and writes (its own rate limit)
 if (args.kubeconfig) {
-  await Deno.writeTextFile(args.kubeconfig, server.kubeconfig, { mode: 0o600 });
+  await Deno.writeTextFile(args.kubeconfig, cluster.kubeconfig, { mode: 0o600 });
 }
-console.log(`${elapsed()} cluster ready at ${server.url}: ${args.nodes ?? 3} nodes, workloads on`);
+console.log(
+  `${elapsed()} cluster ready at ${cluster.server.url}: ${args.nodes ?? 3} nodes, workloads on`,
+);
 if (args.kubeconfig) console.log(`export KUBECONFIG=${args.kubeconfig}`);
 
-const deployments = { apiVersion: "apps/v1", kind: "Deployment" };
-const deployment = (image: string): KubeObject => ({
-  ...deployments,
-  metadata: { name: "web", namespace: "default" },
-  spec: {
-    replicas: 3,
-    selector: { matchLabels: { app: "web" } },
-    template: {
-      metadata: { labels: { app: "web" } },
-      spec: { containers: [{ name: "web", image }] },
-    },
-  },
-});
-
-/** Polls the server until the Deployment's rollout of `image` is complete (like `kubectl rollout status`). */
-async function rolledOut(image: string): Promise<void> {
+type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+const ns = { namespace: "default" };
+const get = async (apiVersion: string, kind: string, name: string) => {
+  const r = await client.get<Obj>({ apiVersion, kind }, name, ns);
+  return E.isRight(r) ? r.right : undefined;
+};
+const list = async (apiVersion: string, kind: string, labelSelector?: string) => {
+  const r = await client.list<Obj>({ apiVersion, kind }, { ...ns, labelSelector });
+  return E.isRight(r) ? [...r.right.items] : [];
+};
+const create = async (obj: Obj) => {
+  const r = await client.create<Obj>({ ...obj, metadata: { ...ns, ...obj.metadata } });
+  if (E.isLeft(r)) throw new Error(`create ${obj.kind} ${obj.metadata?.name}: ${r.left.message}`);
+};
+const patch = async (apiVersion: string, kind: string, name: string, body: unknown) => {
+  const r = await client.patch({ apiVersion, kind }, name, {
+    ...ns,
+    patch: { type: "strategic", body },
+  });
+  if (E.isLeft(r)) throw new Error(`patch ${kind} ${name}: ${r.left.message}`);
+};
+/** Polls until `check` returns a description (a person reads it), or fails after 20 s. */
+async function waitFor(what: string, check: () => Promise<string | undefined>): Promise<string> {
+  const deadline = performance.now() + 20_000;
   for (;;) {
-    const d = await client.get<KubeObject>(deployments, "web", { namespace: "default" });
-    const pods = await client.list({ apiVersion: "v1", kind: "Pod" }, {
-      namespace: "default",
-      labelSelector: "app=web",
-    });
-    if (E.isRight(d) && E.isRight(pods)) {
-      const st = d.right.status as Record<string, number> | undefined;
-      const images = pods.right.items.map((p) =>
-        (p.spec as { containers: { image: string }[] }).containers[0].image
-      );
-      const done = st?.observedGeneration === d.right.metadata?.generation &&
-        st?.updatedReplicas === 3 && st?.availableReplicas === 3 && st?.replicas === 3 &&
-        images.length === 3 && images.every((i) => i === image);
-      if (done) return;
-    }
-    await new Promise((r) => setTimeout(r, 50));
+    const done = await check();
+    if (done !== undefined) return done;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
+const step = (text: string) => console.log(`${elapsed()} ${text}`);
+const ok = (text: string) => console.log(`${elapsed()}   ✓ ${text}`);
+const podsOf = async (selector: string) =>
+  (await list("v1", "Pod", selector)).filter((p) =>
+    p.status?.phase === "Running" && !p.metadata?.deletionTimestamp
+  );
+const container = (image: string) => ({ name: "main", image, ports: [{ containerPort: 80 }] });
 
-async function demo(): Promise<boolean> {
-  console.log(`${elapsed()} create Deployment web (3 x nginx:1.27)`);
-  const created = await client.create(deployment("nginx:1.27"));
-  if (E.isLeft(created)) return console.log(`  x ${created.left.message}`), false;
-  await rolledOut("nginx:1.27");
-  console.log(`${elapsed()}   ✓ rolled out: 3 pods Running nginx:1.27`);
-  console.log(`${elapsed()} set image nginx:1.28 (a rolling update)`);
-  const patched = await client.patch(deployments, "web", {
-    namespace: "default",
-    patch: {
-      type: "strategic",
-      body: {
-        spec: { template: { spec: { containers: [{ name: "web", image: "nginx:1.28" }] } } },
+async function deployment(): Promise<void> {
+  const web = (image: string): Obj => ({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web" },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: "web" } },
+      template: { metadata: { labels: { app: "web" } }, spec: { containers: [container(image)] } },
+    },
+  });
+  const rolledOut = (image: string) =>
+    waitFor(`web on ${image}`, async () => {
+      const d = await get("apps/v1", "Deployment", "web");
+      const pods = await podsOf("app=web");
+      const st = d?.status as Record<string, number> | undefined;
+      const images = pods.map((p) =>
+        (p.spec as { containers: { image: string }[] }).containers[0].image
+      );
+      return st?.observedGeneration === d?.metadata?.generation && st?.updatedReplicas === 3 &&
+          st?.availableReplicas === 3 && st?.replicas === 3 && images.length === 3 &&
+          images.every((i) => i === image)
+        ? `3 pods Running ${image}`
+        : undefined;
+    });
+  step("create Deployment web (3 x nginx:1.27)");
+  await create(web("nginx:1.27"));
+  ok(`rolled out: ${await rolledOut("nginx:1.27")}`);
+  step("set image nginx:1.28 (a rolling update)");
+  await patch("apps/v1", "Deployment", "web", {
+    spec: { template: { spec: { containers: [{ name: "main", image: "nginx:1.28" }] } } },
+  });
+  const done = await rolledOut("nginx:1.28");
+  const sizes = (await list("apps/v1", "ReplicaSet")).map((r) =>
+    `${r.metadata?.name}=${r.spec?.replicas}`
+  );
+  ok(`rolled out: ${done}; ReplicaSets ${sizes.join(", ")}`);
+}
+
+async function service(): Promise<void> {
+  step("create Service web (port 80 -> the Deployment's pods)");
+  await create({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "web" },
+    spec: { selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 80 }] },
+  });
+  const eps = await waitFor("endpoints of web", async () => {
+    const slices = await list(
+      "discovery.k8s.io/v1",
+      "EndpointSlice",
+      "kubernetes.io/service-name=web",
+    );
+    const ready = slices.flatMap((s) =>
+      (s.endpoints ?? []) as { addresses: string[]; conditions?: { ready?: boolean } }[]
+    )
+      .filter((e) => e.conditions?.ready).map((e) => `${e.addresses[0]}:80`);
+    return ready.length === 3 ? ready.sort().join(", ") : undefined;
+  });
+  ok(`Service web has endpoints ${eps}`);
+}
+
+async function statefulSet(): Promise<void> {
+  step("create StatefulSet db (3 replicas, a 1Gi volume claim each)");
+  await create({
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    metadata: { name: "db" },
+    spec: {
+      replicas: 3,
+      serviceName: "db",
+      selector: { matchLabels: { app: "db" } },
+      template: {
+        metadata: { labels: { app: "db" } },
+        spec: { containers: [container("postgres:17")] },
+      },
+      volumeClaimTemplates: [{
+        metadata: { name: "data" },
+        spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+      }],
+    },
+  });
+  const ready = (n: number) => async () => {
+    const s = await get("apps/v1", "StatefulSet", "db");
+    const pods = await podsOf("app=db");
+    return s?.status?.readyReplicas === n && pods.length === n
+      ? pods.map((p) => p.metadata?.name).sort().join(", ")
+      : undefined;
+  };
+  const pods = await waitFor("3 ready db pods", ready(3));
+  const claims = (await list("v1", "PersistentVolumeClaim")).map((c) => c.metadata?.name).sort();
+  ok(`pods ${pods} Running, started in order; claims ${claims.join(", ")}`);
+  step("scale db to 1 (the highest ordinals go first; claims stay)");
+  await patch("apps/v1", "StatefulSet", "db", { spec: { replicas: 1 } });
+  const left = await waitFor("1 ready db pod", ready(1));
+  const kept = (await list("v1", "PersistentVolumeClaim")).length;
+  ok(`pods ${left}; ${kept} claims kept`);
+}
+
+async function jobs(): Promise<void> {
+  step("create Job pi (3 completions, 2 at a time) and Job flaky (fails once, then succeeds)");
+  const job = (name: string, spec: Record<string, unknown>, annotations = {}): Obj => ({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name },
+    spec: {
+      ...spec,
+      template: {
+        metadata: { annotations },
+        spec: { restartPolicy: "OnFailure", containers: [{ name: "main", image: "perl:5.40" }] },
       },
     },
   });
-  if (E.isLeft(patched)) return console.log(`  x ${patched.left.message}`), false;
-  await rolledOut("nginx:1.28");
-  const rs = await client.list({ apiVersion: "apps/v1", kind: "ReplicaSet" }, {
-    namespace: "default",
+  await create(job("pi", { completions: 3, parallelism: 2 }));
+  await create(job("flaky", {}, { "simulation.kubefold.dev/exit-code": "1,0" }));
+  for (const name of ["pi", "flaky"]) {
+    const text = await waitFor(`Job ${name} Complete`, async () => {
+      const j = await get("batch/v1", "Job", name);
+      const conds = (j?.status?.conditions ?? []) as { type: string; status: string }[];
+      return conds.some((c) => c.type === "Complete" && c.status === "True")
+        ? `Job ${name} Complete: ${j?.status?.succeeded}/${j?.spec?.completions} succeeded`
+        : undefined;
+    });
+    const restarts = (await list("v1", "Pod", `batch.kubernetes.io/job-name=${name}`))
+      .flatMap((p) => (p.status?.containerStatuses ?? []) as { restartCount: number }[])
+      .reduce((n, c) => n + c.restartCount, 0);
+    ok(`${text}${restarts ? ` (after ${restarts} container restart)` : ""}`);
+  }
+}
+
+async function cronJob(): Promise<void> {
+  step("create CronJob tick (*/5 * * * *), virtual clock at 600x");
+  await create({
+    apiVersion: "batch/v1",
+    kind: "CronJob",
+    metadata: { name: "tick" },
+    spec: {
+      schedule: "*/5 * * * *",
+      jobTemplate: {
+        spec: {
+          template: {
+            spec: { restartPolicy: "Never", containers: [{ name: "main", image: "busybox" }] },
+          },
+        },
+      },
+    },
   });
-  const sizes = E.isRight(rs)
-    ? rs.right.items.map((r) => `${r.metadata?.name}=${(r.spec as { replicas: number }).replicas}`)
-    : [];
-  console.log(
-    `${elapsed()}   ✓ rolled out: 3 pods Running nginx:1.28; ReplicaSets ${sizes.join(", ")}`,
-  );
-  return true;
+  const fired = await waitFor("CronJob tick to run", async () => {
+    const cj = await get("batch/v1", "CronJob", "tick");
+    const at = cj?.status?.lastSuccessfulTime;
+    return at
+      ? `fired at ${cj?.status?.lastScheduleTime} (virtual), its Job Complete at ${at}`
+      : undefined;
+  });
+  ok(`CronJob tick ${fired}`);
 }
 
 let code = 0;
 if (demoOnly) {
-  const ok = await demo();
-  console.log(ok ? "cluster demo: rollout and update passed" : "cluster demo: FAILED");
-  code = ok ? 0 : 1;
+  try {
+    for (const part of [deployment, service, statefulSet, jobs, cronJob]) await part();
+    console.log("cluster demo: rollout, update, service, statefulset, jobs and cronjob passed");
+  } catch (e) {
+    console.log(`${elapsed()}   ✗ ${e instanceof Error ? e.message : String(e)}`);
+    console.log("cluster demo: FAILED");
+    code = 1;
+  }
 } else {
   console.log("Ctrl-C to stop");
   const { promise, resolve } = Promise.withResolvers<void>();
   for (const s of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(s, () => resolve());
   await promise;
 }
-await manager.stop();
-managerClient.close();
 client.close();
-await server.close();
+await cluster.close();
 Deno.exit(code);

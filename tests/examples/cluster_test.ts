@@ -1,12 +1,21 @@
 import assert from "node:assert/strict";
 import { runExample } from "./_run_example.ts";
 
-Deno.test("examples/cluster.ts --demo-only rolls a Deployment out and through an image update", async () => {
+Deno.test("examples/cluster.ts --demo-only tours a rollout, a Service, a StatefulSet, Jobs and a CronJob", async () => {
   const out = await runExample("cluster.ts", "--demo-only");
   const { stdout, stderr } = out;
   assert.equal(out.code, 0, `${stdout}\n${stderr}`);
   assert.match(stdout, /rolled out: 3 pods Running nginx:1\.27/);
   const after = /rolled out: 3 pods Running nginx:1\.28; ReplicaSets (.*)/.exec(stdout)?.[1] ?? "";
   assert.deepEqual(after.split(", ").map((r) => r.replace(/^web-\w+=/, "")).sort(), ["0", "3"]);
-  assert.match(stdout, /cluster demo: rollout and update passed/);
+  assert.match(stdout, /Service web has endpoints (10\.244\.\d+\.\d+:80(, )?){3}/);
+  assert.match(
+    stdout,
+    /pods db-0, db-1, db-2 Running, started in order; claims data-db-0, data-db-1, data-db-2/,
+  );
+  assert.match(stdout, /pods db-0; 3 claims kept/);
+  assert.match(stdout, /Job pi Complete: 3\/3 succeeded/);
+  assert.match(stdout, /Job flaky Complete: 1\/1 succeeded \(after 1 container restart\)/);
+  assert.match(stdout, /CronJob tick fired at 2025-01-01T00:\d[05]:00Z \(virtual\)/);
+  assert.match(stdout, /cluster demo: .* passed/);
 });
