@@ -9,6 +9,9 @@
  * - Pure reconcilers returning plans (`lib/reconcile`), the applier, `controller()` specs and
  *   `startManager()` (metrics, health, leader election, graceful shutdown).
  * - A testing kit (`testing`): scripted watch streams and virtual time.
+ * - `startCluster()`: the embedded server plus the workload controllers built with kubefold
+ *   (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Services' endpoints, ...), on an
+ *   optional virtual clock (`scaledClock`).
  *
  * @example
  * ```ts
@@ -35,5 +38,15 @@ export * from "./lib/controller/mod.ts";
 export * from "./lib/manager/mod.ts";
 export * from "./lib/leader/mod.ts";
 export * as testing from "./lib/testing/mod.ts";
+export {
+  type Cluster,
+  type ClusterClock,
+  type ClusterOptions,
+  scaledClock,
+  type ScaledClockOptions,
+  startCluster,
+  workloadControllers,
+  type WorkloadControllersOptions,
+} from "./controllers/workloads/mod.ts";
 /** fp-ts `Either` constructors and `pipe`, for reconcilers' results. */
 export { E, type Either, pipe } from "./lib/deps.ts";

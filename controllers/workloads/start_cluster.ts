@@ -18,7 +18,6 @@ import {
   type ApiServerOptions,
   startApiServer,
 } from "../../lib/apiserver/server.ts";
-import type { SimulationOptions } from "../../lib/apiserver/controllers/simulation.ts";
 import { clientFromKubeconfig } from "../../lib/client/connect.ts";
 import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
@@ -28,7 +27,7 @@ import { workloadControllers } from "./workload_controllers.ts";
 /** Options of {@link startCluster}: the server's, plus the simulation, clock and controllers. */
 export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "now"> {
   /** Simulated nodes, scheduler and kubelets (default: 3 nodes, default delays). */
-  readonly simulation?: SimulationOptions;
+  readonly simulation?: Exclude<ApiServerOptions["simulation"], false>;
   /**
    * One clock for the whole cluster — object timestamps, kubelet delays, reconcilers and
    * their requeues (default: wall time). A fast `scaledClock` makes CronJobs fire at once.
