@@ -78,7 +78,7 @@ export function daemonPodNode(pod: DeepReadonly<Pod>): string | undefined {
  * @example
  * ```ts
  * import { daemonPod } from "./daemon_pods.ts";
- * const ds = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { namespace: "d", name: "agent", uid: "u" },
+ * const ds = { apiVersion: "apps/v1" as const, kind: "DaemonSet" as const, metadata: { namespace: "d", name: "agent", uid: "u" },
  *   spec: { selector: {}, template: { spec: { containers: [] } } } };
  * daemonPod(ds, "agent-x", "n1", "abc").spec; // pinned to n1
  * ```

@@ -62,7 +62,7 @@ export function claimName(claim: string, set: string, ordinal: number): string {
  * @example
  * ```ts
  * import { statefulPod } from "./stateful_set_pods.ts";
- * const set = { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { namespace: "d", name: "db", uid: "u" },
+ * const set = { apiVersion: "apps/v1" as const, kind: "StatefulSet" as const, metadata: { namespace: "d", name: "db", uid: "u" },
  *   spec: { serviceName: "db", selector: {}, template: { spec: { containers: [] } } } };
  * statefulPod(set, 1, "db-abc").metadata?.name; // "db-1"
  * ```

@@ -78,7 +78,18 @@ function endpointsCell(o: KubeObject): string {
   return shortList(pairs, "<none>");
 }
 
-/** Columns by plural. */
+/**
+ * The columns by plural (`jobs`, `cronjobs`, `daemonsets`, `replicationcontrollers`,
+ * `endpoints`, `endpointslices`).
+ *
+ * @example
+ * ```ts
+ * import { workloadKindColumns } from "./workload_columns.ts";
+ * workloadKindColumns.jobs.map((c) => c.name); // ["Status", "Completions", "Duration"]
+ * const job = { status: { succeeded: 1, conditions: [{ type: "Complete", status: "True" }] }, spec: { completions: 2 } };
+ * workloadKindColumns.jobs[0].cell(job, 0); // "Complete"
+ * ```
+ */
 export const workloadKindColumns: Readonly<Record<string, TableColumn[]>> = {
   daemonsets: [
     col("Desired", (o) => num(rec(o.status).desiredNumberScheduled), "integer"),
