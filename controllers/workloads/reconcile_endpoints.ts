@@ -184,10 +184,12 @@ export function reconcileEndpoints(
           targetRef: a.targetRef,
         };
       }),
-      ports: group[0]?.ports ?? (svc.spec?.ports ?? []).map((p) => ({
-        ...(p.name ? { name: p.name } : {}),
+      // Every slice port has a name ("" when the Service's is unnamed), as the API serves it:
+      // kubectl reads it without a nil check.
+      ports: (group[0]?.ports ?? (svc.spec?.ports ?? []).map((p) => ({
+        name: p.name,
         protocol: p.protocol ?? "TCP",
-      })),
+      }))).map((p) => ({ ...p, name: p.name ?? "" })),
     };
     const current = world.slices.get(keyOf(namespace, sliceName));
     if (!current) ops.push({ type: "create", object: slice as DeepReadonly<KubeObject> });

@@ -60,6 +60,14 @@ const webSvc = {
   spec: { selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: "http" }] },
 };
 
+/** A Service with an unnamed port (kubectl describe reads slice port names unchecked). */
+const plainSvc = {
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name: "plain", namespace: "default" },
+  spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }] },
+};
+
 Deno.test({
   name:
     "kubectl rollout status sts/ds, create job + wait, describe svc endpoints and scale rc work on the cluster",
@@ -75,7 +83,10 @@ Deno.test({
         assert.equal(r.code, 0, `kubectl ${args.join(" ")}: ${r.stderr}`);
         return r.stdout;
       };
-      await run(["apply", "-f", "-"], yaml(statefulSet("pg:1"), daemonSet, webRc, webSvc));
+      await run(
+        ["apply", "-f", "-"],
+        yaml(statefulSet("pg:1"), daemonSet, webRc, webSvc, plainSvc),
+      );
 
       const sts = await run(["rollout", "status", "sts/db", "--timeout=20s"]);
       assert.match(
@@ -122,6 +133,9 @@ Deno.test({
       const line = /Endpoints:\s+(.*)/.exec(described)?.[1] ?? "";
       assert.deepEqual(line.split(",").sort(), ips.map((ip) => `${ip}:8080`));
       assert.match(await run(["get", "endpointslices"]), /web-\w+\s+IPv4\s+8080/);
+      const plain = await run(["describe", "svc", "plain"]);
+      const plainLine = /Endpoints:\s+(.*)/.exec(plain)?.[1] ?? "";
+      assert.deepEqual(plainLine.split(",").sort(), ips.map((ip) => `${ip}:8080`));
       await run(["scale", "rc", "web", "--replicas=3"]);
       await run(["wait", "--for=jsonpath={.status.readyReplicas}=3", "rc/web", "--timeout=20s"]);
       assert.match(await run(["get", "rc", "web"]), /web\s+3\s+3\s+3/);
