@@ -198,3 +198,27 @@ Deno.test("reconcileStatefulSet() rolls a new template out from the top down to 
     { numRuns: 100 },
   );
 });
+
+Deno.test("reconcileStatefulSet() gives claims an owner reference to the set under whenDeleted: Delete, and takes it back", () => {
+  const a: SetArb = { replicas: 2, parallel: true, partition: 0, whenScaled: "Retain" };
+  const withPolicy = (s: StatefulSet, whenDeleted: "Retain" | "Delete"): StatefulSet => ({
+    ...s,
+    spec: {
+      ...s.spec!,
+      persistentVolumeClaimRetentionPolicy: { whenScaled: "Retain", whenDeleted },
+    },
+  });
+  let c: Cluster = { set: withPolicy(sts(a), "Delete"), pods: [], claims: [] };
+  c = converge(c, a, 4);
+  const owners = (x: PersistentVolumeClaim) =>
+    (x.metadata?.ownerReferences ?? []).map((r) => r.uid);
+  assert.deepEqual(c.claims.map(owners), [[UID], [UID]]);
+  assert.ok(c.claims.every((x) => x.metadata?.ownerReferences?.[0].controller === undefined));
+  c = { ...c, set: withPolicy(c.set, "Retain") };
+  const p = plan(c);
+  const patched = p.ops.filter((o) => o.type === "patch");
+  assert.equal(patched.length, 2);
+  for (const o of patched) {
+    assert.deepEqual((o as { patch: unknown }).patch, { metadata: { ownerReferences: [] } });
+  }
+});
