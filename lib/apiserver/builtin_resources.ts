@@ -119,10 +119,7 @@ const specs: Spec[] = [
     status: true,
     returnDeleted: true,
     nameRule: "dns1035",
-    columns: [
-      col("Type", (o) => at(o, "spec", "type") ?? "ClusterIP"),
-      col("Cluster-IP", (o) => at(o, "spec", "clusterIP") ?? "<none>"),
-    ],
+    columns: workloadKindColumns.services,
   },
   {
     gv: "v1",

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { appsKinds, batchKinds } from "./protobuf_apps.ts";
+import { appsKinds, batchKinds, serviceKinds } from "./protobuf_apps.ts";
 import { meta, type Spec, strictName } from "./_protobuf_spec.ts";
 
 const localRef: Spec = { 1: { name: "name", kind: "string" } };
@@ -44,6 +44,7 @@ const kinds: Record<string, Spec> = {
   },
   ...appsKinds,
   ...batchKinds,
+  ...serviceKinds,
 };
 
 class Reader {

@@ -1,6 +1,7 @@
 /**
- * Protobuf message tables for `kubectl create deployment|job|cronjob` (apps/v1 Deployment,
- * batch/v1 Job and CronJob, each with a pod template). Strict: Go zero values are left out, and a field these tables do not know that
+ * Protobuf message tables for `kubectl create deployment|job|cronjob|service` and
+ * `kubectl expose` (apps/v1 Deployment, batch/v1 Job and CronJob, each with a pod template;
+ * v1 Service). Strict: Go zero values are left out, and a field these tables do not know that
  * carries a value is an error naming the message — the client is told to send JSON instead of
  * having part of its object dropped. Field numbers are those of k8s.io/api's generated.proto.
  *
@@ -189,6 +190,55 @@ export const batchKinds: Readonly<Record<string, Spec>> = {
   "batch/v1/CronJob": strictMessage("CronJob", {
     1: metadata,
     2: msg("spec", cronJobSpec),
+    3: msg("status", {}),
+  }),
+};
+
+const serviceSpec = strictMessage("ServiceSpec", {
+  1: msg(
+    "ports",
+    strictMessage("ServicePort", {
+      1: str("name"),
+      2: str("protocol"),
+      3: int("port"),
+      4: { ...intOrString, name: "targetPort" },
+      5: int("nodePort"),
+      6: str("appProtocol"),
+    }),
+    true,
+  ),
+  2: { name: "selector", kind: "map" },
+  3: str("clusterIP"),
+  4: str("type"),
+  5: strs("externalIPs"),
+  7: str("sessionAffinity"),
+  8: str("loadBalancerIP"),
+  9: strs("loadBalancerSourceRanges"),
+  10: str("externalName"),
+  11: str("externalTrafficPolicy"),
+  12: int("healthCheckNodePort"),
+  13: bool("publishNotReadyAddresses"),
+  17: str("ipFamilyPolicy"),
+  18: strs("clusterIPs"),
+  19: strs("ipFamilies"),
+  20: bool("allocateLoadBalancerNodePorts"),
+  21: str("loadBalancerClass"),
+  22: str("internalTrafficPolicy"),
+});
+
+/**
+ * The v1 Service `decodeKubeProtobuf` accepts (`kubectl create service`, `kubectl expose`).
+ *
+ * @example
+ * ```ts
+ * import { serviceKinds } from "./protobuf_apps.ts";
+ * Object.keys(serviceKinds); // ["v1/Service"]
+ * ```
+ */
+export const serviceKinds: Readonly<Record<string, Spec>> = {
+  "v1/Service": strictMessage("Service", {
+    1: metadata,
+    2: msg("spec", serviceSpec),
     3: msg("status", {}),
   }),
 };

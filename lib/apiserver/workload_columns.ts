@@ -78,9 +78,37 @@ function endpointsCell(o: KubeObject): string {
   return shortList(pairs, "<none>");
 }
 
+/** The EXTERNAL-IP cell of a Service, by its type. */
+function externalIp(o: KubeObject): string {
+  const spec = rec(o.spec);
+  const external = Array.isArray(spec.externalIPs) ? spec.externalIPs.map(String) : [];
+  switch (spec.type) {
+    case "ExternalName":
+      return String(spec.externalName ?? "");
+    case "LoadBalancer": {
+      const ingress = list(rec(rec(o.status).loadBalancer).ingress)
+        .map((i) => String(i.ip ?? i.hostname ?? "")).filter((x) => x);
+      const all = [...ingress, ...external];
+      return all.length ? all.join(",") : "<pending>";
+    }
+    default:
+      return external.length ? external.join(",") : "<none>";
+  }
+}
+
+/** The PORT(S) cell: `port[:nodePort]/protocol`, comma-separated. */
+function servicePorts(o: KubeObject): string {
+  const ports = list(rec(o.spec).ports).map((p) =>
+    `${p.port}${typeof p.nodePort === "number" && p.nodePort > 0 ? `:${p.nodePort}` : ""}/${
+      p.protocol ?? "TCP"
+    }`
+  );
+  return ports.length ? ports.join(",") : "<none>";
+}
+
 /**
- * The columns by plural (`jobs`, `cronjobs`, `daemonsets`, `replicationcontrollers`,
- * `endpoints`, `endpointslices`).
+ * The columns by plural (`services`, `jobs`, `cronjobs`, `daemonsets`,
+ * `replicationcontrollers`, `endpoints`, `endpointslices`).
  *
  * @example
  * ```ts
@@ -91,6 +119,16 @@ function endpointsCell(o: KubeObject): string {
  * ```
  */
 export const workloadKindColumns: Readonly<Record<string, TableColumn[]>> = {
+  services: [
+    col("Type", (o) => String(rec(o.spec).type ?? "ClusterIP")),
+    col("Cluster-IP", (o) => {
+      const spec = rec(o.spec);
+      const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
+      return String(ips[0] ?? spec.clusterIP ?? "<none>");
+    }),
+    col("External-IP", externalIp),
+    col("Port(s)", servicePorts),
+  ],
   daemonsets: [
     col("Desired", (o) => num(rec(o.status).desiredNumberScheduled), "integer"),
     col("Current", (o) => num(rec(o.status).currentNumberScheduled), "integer"),

@@ -149,6 +149,20 @@ Deno.test({
         assert.equal(owner, "CronJob");
         // The new kinds are served (an unknown one would exit non-zero).
         await run("get", "rc,endpointslices,ds");
+        await run("create", "service", "nodeport", "web", "--tcp=80:8080", "--node-port=30080");
+        const svc = await run("get", "svc", "web");
+        assert.match(svc, /NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE/);
+        assert.match(svc, /web\s+NodePort\s+10\.96\.\d+\.\d+\s+<none>\s+80:30080\/TCP/);
+        await run("create", "deployment", "api", "--image=nginx", "--port=8080");
+        await run("expose", "deployment", "api", "--port=80", "--target-port=8080");
+        const exposed = await run(
+          "get",
+          "svc",
+          "api",
+          "-o",
+          "jsonpath={.spec.selector.app} {.spec.ports[0].targetPort}",
+        );
+        assert.equal(exposed, "api 8080");
       } finally {
         await kubectl.dispose();
       }
