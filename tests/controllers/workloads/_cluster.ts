@@ -19,7 +19,7 @@ export interface TestCluster {
   list<T = KubeObject>(apiVersion: string, kind: string): Promise<T[]>;
   /** Gets an object from `default`, or undefined. */
   get<T = KubeObject>(apiVersion: string, kind: string, name: string): Promise<T | undefined>;
-  /** Resolves once `check` holds, checked after every reconcile (no sleeps); 10 s at most. */
+  /** Resolves once `check` holds, checked after every reconcile (and every 100 ms); 10 s at most. */
   until(what: string, check: () => Promise<boolean>): Promise<void>;
 }
 
@@ -56,7 +56,10 @@ export async function withCluster(
       return E.isRight(r) ? r.right : undefined;
     },
     async until(what, check) {
-      const done = firstValueFrom(cluster.manager.records$.pipe(
+      // Checked after every reconcile; also every 100 ms, for changes no reconcile follows
+      // (a deleted primary's children going away).
+      const ticks$ = rx.merge(cluster.manager.records$, rx.interval(100));
+      const done = firstValueFrom(ticks$.pipe(
         rx.startWith(null),
         rx.concatMap(() => check()),
         rx.filter((ok) => ok),

@@ -62,7 +62,7 @@ Deno.test("a StatefulSet gets db-0..2 in order with claims that outlive a scale-
     assert.equal((await t.list("v1", "PersistentVolumeClaim")).length, 3, "claims are retained");
   }));
 
-Deno.test("Jobs run to Complete, and a failing one to Failed at its backoff limit", () =>
+Deno.test("Jobs run to Complete, a failing one to Failed at its backoff limit, and a finished one past its TTL away", () =>
   withCluster(async (t) => {
     const job = (name: string, extra: Record<string, unknown>, annotations = {}) => ({
       apiVersion: "batch/v1",
@@ -87,6 +87,15 @@ Deno.test("Jobs run to Complete, and a failing one to Failed at its backoff limi
       async () =>
         has(await t.get<Job>("batch/v1", "Job", "ok"), "Complete") &&
         has(await t.get<Job>("batch/v1", "Job", "bad"), "Failed"),
+    );
+    await t.create(job("brief", { ttlSecondsAfterFinished: 0 }));
+    await t.until(
+      "the finished Job with a TTL of 0 deleted, pods and all",
+      async () =>
+        (await t.get("batch/v1", "Job", "brief")) === undefined &&
+        (await t.list<Pod>("v1", "Pod")).every((p) =>
+          p.metadata?.labels?.["batch.kubernetes.io/job-name"] !== "brief"
+        ),
     );
     const ok = (await t.get<Job>("batch/v1", "Job", "ok"))!;
     assert.equal(ok.status?.succeeded, 3);
