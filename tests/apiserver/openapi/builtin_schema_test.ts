@@ -4,7 +4,11 @@
  * x-kubernetes-* extensions of CRD schemas, and lazy loading.
  */
 import assert from "node:assert/strict";
-import { builtinSchema, lookupBuiltinSchema } from "../../../lib/apiserver/openapi/builtin/mod.ts";
+import {
+  builtinSchema,
+  loadDocCatalog,
+  lookupBuiltinSchema,
+} from "../../../lib/apiserver/openapi/builtin/mod.ts";
 import { kinds } from "../../../lib/apiserver/openapi/builtin/data/index.ts";
 import { type FieldValidation, processCustomResource } from "../../../lib/apiserver/schema/mod.ts";
 
@@ -210,4 +214,23 @@ Deno.test("every generated top-level kind compiles and accepts its minimal objec
     // Only the required fields' own contents may be wrong; the kind itself is known.
     if (!r.ok) assert.equal(r.reason, "Invalid", `${key}: ${JSON.stringify(r.errors)}`);
   }
+});
+
+Deno.test("apiregistration.k8s.io/v1 APIService (not in kubernetes-types) comes from client-node's models", async () => {
+  const missing = await check("apiregistration.k8s.io/v1", {
+    kind: "APIService",
+    metadata: { name: "v1.example.com" },
+    spec: { group: "example.com", version: "v1", caBundle: "aGk=", service: { port: 443 } },
+  });
+  assert.ok(
+    missing.details.includes("spec.groupPriorityMinimum: Required value"),
+    missing.details.join(),
+  );
+  const catalog = await loadDocCatalog([
+    "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService",
+  ]);
+  const spec = catalog("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec");
+  assert.match(String(spec?.description), /^APIServiceSpec contains information/);
+  const apiService = catalog("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService");
+  assert.match(String(apiService?.description), /Name must be "version\.group"/);
 });

@@ -26,6 +26,9 @@ export const INTSTR_PACKAGE = "io.k8s.apimachinery.pkg.util.intstr";
 export function packageOf(file: string): string {
   if (apimachinery[file]) return apimachinery[file];
   const [dir, version] = file.split("/");
+  if (dir === "apiregistration") {
+    return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}`;
+  }
   if (dir === "apiextensions") {
     return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${version}`;
   }

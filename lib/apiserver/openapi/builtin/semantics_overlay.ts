@@ -299,6 +299,9 @@ const semanticsByPackage: Record<string, Record<string, TypeSemantics>> = {
     FlowSchemaStatus: { fields: { conditions } },
     PriorityLevelConfigurationStatus: { fields: { conditions } },
   },
+  "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1": {
+    APIServiceStatus: { fields: { conditions } },
+  },
   "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1": {
     CustomResourceDefinitionSpec: { fields: lists(["versions"]) },
     CustomResourceDefinitionVersion: {

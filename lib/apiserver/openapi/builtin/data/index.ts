@@ -185,6 +185,11 @@ export const packages: Readonly<Record<string, PackageEntry>> = {
     docs: () => import("./apimachinery.pkg.version.docs.json", { with: { type: "json" } }),
     uses: [],
   },
+  "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1": {
+    schemas: () => import("./kube-aggregator.pkg.apis.apiregistration.v1.json", { with: { type: "json" } }),
+    docs: () => import("./kube-aggregator.pkg.apis.apiregistration.v1.docs.json", { with: { type: "json" } }),
+    uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
+  },
 };
 
 /** Top-level kinds (`apps/v1/Deployment`, `v1/Pod` for core) and their component names. */
@@ -207,6 +212,8 @@ export const kinds: Readonly<Record<string, string>> = {
   "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyList": "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyList",
   "apiextensions.k8s.io/v1/CustomResourceDefinition": "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
   "apiextensions.k8s.io/v1/CustomResourceDefinitionList": "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList",
+  "apiregistration.k8s.io/v1/APIService": "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService",
+  "apiregistration.k8s.io/v1/APIServiceList": "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList",
   "apps/v1/ControllerRevision": "io.k8s.api.apps.v1.ControllerRevision",
   "apps/v1/ControllerRevisionList": "io.k8s.api.apps.v1.ControllerRevisionList",
   "apps/v1/DaemonSet": "io.k8s.api.apps.v1.DaemonSet",
