@@ -170,7 +170,7 @@ export function renderFiles(built: Built): Map<string, string> {
     entries.push(
       `  ${JSON.stringify(pkg)}: {\n` +
         `    schemas: () => import("./${base}.json", { with: { type: "json" } }),\n` +
-        `    docs: () => import("./${base}.docs.json", { with: { type: "json" } }),\n` +
+        `    docs: () => import(new URL("./${base}.docs.json", import.meta.url).href, json),\n` +
         `    uses: ${JSON.stringify(uses.get(pkg) ?? [])},\n  },`,
     );
   }
@@ -180,6 +180,10 @@ export function renderFiles(built: Built): Map<string, string> {
     "index.ts",
     header("The generated built-in schema packages (loaded lazily) and top-level kinds.") +
       `import type { PackageEntry } from "../data_types.ts";\n\n` +
+      `// Structure files are imported by literal specifiers, so \`deno compile\` and vendoring\n` +
+      `// include them; descriptions by computed URL, so the module graph does not read them at\n` +
+      `// start-up (they need read permission locally; see load_packages.ts).\n` +
+      `const json = { with: { type: "json" } } as const;\n\n` +
       `/** The schema packages by Go package name (\`io.k8s.api.core.v1\`). */\n` +
       `export const packages: Readonly<Record<string, PackageEntry>> = {\n${
         entries.join("\n")

@@ -2,8 +2,15 @@
  * Loads the generated schema packages on first use: a package's structure (and, for
  * OpenAPI documents, its descriptions) is imported as a JSON module the first time someone
  * asks for it, together with every package it references, and kept for the life of the
- * process. Nothing is loaded at start-up. JSON modules resolve relative to this file, so
+ * process. Nothing is parsed at start-up. JSON modules resolve relative to this file, so
  * this works from a checkout and when kubefold is imported by URL.
+ *
+ * Structure files are imported by literal specifiers: Deno reads them (about 250 KB) while
+ * building the module graph, and `deno compile` embeds them, so validation works under any
+ * permissions. Descriptions (about 750 KB, only for `kubectl explain`) are imported by a
+ * computed URL, so nothing reads them before they are needed; that import needs read
+ * permission for a local checkout (and `--include lib/apiserver/openapi/builtin/data` under
+ * `deno compile`). When it is refused, documents are served without descriptions.
  *
  * @module
  */
@@ -13,6 +20,8 @@ import { kinds, packages } from "./data/index.ts";
 
 const schemas = new Map<string, PackageSchemas>();
 const docs = new Map<string, PackageDocs>();
+/** Packages whose descriptions could not be imported (not retried: permissions are fixed). */
+const noDocs = new Set<string>();
 const loading = new Map<string, Promise<void>>();
 
 /** The Go package of a component name: `io.k8s.api.core.v1.Pod` -> `io.k8s.api.core.v1`. */
@@ -45,8 +54,12 @@ function loadOne(pkg: string, withDocs: boolean): Promise<void> {
     const entry = packages[pkg];
     p = Promise.all([
       schemas.has(pkg) ? undefined : entry.schemas().then((m) => void schemas.set(pkg, m.default)),
-      withDocs && !docs.has(pkg)
-        ? entry.docs().then((m) => void docs.set(pkg, m.default))
+      withDocs && !docs.has(pkg) && !noDocs.has(pkg)
+        // (An import refused by permissions may throw before returning a promise.)
+        ? Promise.resolve().then(entry.docs).then(
+          (m) => void docs.set(pkg, m.default),
+          () => void noDocs.add(pkg),
+        )
         : undefined,
     ]).then(() => undefined);
     loading.set(key, p);
@@ -89,7 +102,7 @@ export async function loadForNames(
 export function isLoaded(names: Iterable<string>, opts: { readonly docs?: boolean } = {}): boolean {
   for (const name of names) {
     for (const p of closure(packageOfName(name))) {
-      if (!schemas.has(p) || (opts.docs && !docs.has(p))) return false;
+      if (!schemas.has(p) || (opts.docs && !docs.has(p) && !noDocs.has(p))) return false;
     }
   }
   return true;

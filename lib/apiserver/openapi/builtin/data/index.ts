@@ -3,191 +3,196 @@
 // npm:kubernetes-types@1.30.0 and npm:@kubernetes/client-node@2.0.1 (both Apache-2.0; see ../NOTICE.md). Do not edit.
 import type { PackageEntry } from "../data_types.ts";
 
+// Structure files are imported by literal specifiers, so `deno compile` and vendoring
+// include them; descriptions by computed URL, so the module graph does not read them at
+// start-up (they need read permission locally; see load_packages.ts).
+const json = { with: { type: "json" } } as const;
+
 /** The schema packages by Go package name (`io.k8s.api.core.v1`). */
 export const packages: Readonly<Record<string, PackageEntry>> = {
   "io.k8s.api.admissionregistration.v1": {
     schemas: () => import("./api.admissionregistration.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.admissionregistration.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.admissionregistration.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.admissionregistration.v1alpha1": {
     schemas: () => import("./api.admissionregistration.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.admissionregistration.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.admissionregistration.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.admissionregistration.v1beta1": {
     schemas: () => import("./api.admissionregistration.v1beta1.json", { with: { type: "json" } }),
-    docs: () => import("./api.admissionregistration.v1beta1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.admissionregistration.v1beta1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.apiserverinternal.v1alpha1": {
     schemas: () => import("./api.apiserverinternal.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.apiserverinternal.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.apiserverinternal.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.apps.v1": {
     schemas: () => import("./api.apps.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.apps.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.apps.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.authentication.v1": {
     schemas: () => import("./api.authentication.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.authentication.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.authentication.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.authentication.v1alpha1": {
     schemas: () => import("./api.authentication.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.authentication.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.authentication.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.authentication.v1","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.authentication.v1beta1": {
     schemas: () => import("./api.authentication.v1beta1.json", { with: { type: "json" } }),
-    docs: () => import("./api.authentication.v1beta1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.authentication.v1beta1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.authentication.v1","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.authorization.v1": {
     schemas: () => import("./api.authorization.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.authorization.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.authorization.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.autoscaling.v1": {
     schemas: () => import("./api.autoscaling.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.autoscaling.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.autoscaling.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.autoscaling.v2": {
     schemas: () => import("./api.autoscaling.v2.json", { with: { type: "json" } }),
-    docs: () => import("./api.autoscaling.v2.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.autoscaling.v2.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.batch.v1": {
     schemas: () => import("./api.batch.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.batch.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.batch.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.certificates.v1": {
     schemas: () => import("./api.certificates.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.certificates.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.certificates.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.certificates.v1alpha1": {
     schemas: () => import("./api.certificates.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.certificates.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.certificates.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.coordination.v1": {
     schemas: () => import("./api.coordination.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.coordination.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.coordination.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.core.v1": {
     schemas: () => import("./api.core.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.core.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.core.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.discovery.v1": {
     schemas: () => import("./api.discovery.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.discovery.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.discovery.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.events.v1": {
     schemas: () => import("./api.events.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.events.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.events.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.flowcontrol.v1": {
     schemas: () => import("./api.flowcontrol.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.flowcontrol.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.flowcontrol.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.flowcontrol.v1beta3": {
     schemas: () => import("./api.flowcontrol.v1beta3.json", { with: { type: "json" } }),
-    docs: () => import("./api.flowcontrol.v1beta3.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.flowcontrol.v1beta3.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.networking.v1": {
     schemas: () => import("./api.networking.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.networking.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.networking.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.networking.v1alpha1": {
     schemas: () => import("./api.networking.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.networking.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.networking.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.node.v1": {
     schemas: () => import("./api.node.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.node.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.node.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.policy.v1": {
     schemas: () => import("./api.policy.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.policy.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.policy.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.rbac.v1": {
     schemas: () => import("./api.rbac.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.rbac.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.rbac.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.resource.v1alpha2": {
     schemas: () => import("./api.resource.v1alpha2.json", { with: { type: "json" } }),
-    docs: () => import("./api.resource.v1alpha2.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.resource.v1alpha2.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.scheduling.v1": {
     schemas: () => import("./api.scheduling.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.scheduling.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.scheduling.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.storage.v1": {
     schemas: () => import("./api.storage.v1.json", { with: { type: "json" } }),
-    docs: () => import("./api.storage.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.storage.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.api.core.v1","io.k8s.apimachinery.pkg.api.resource","io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime","io.k8s.apimachinery.pkg.util.intstr"],
   },
   "io.k8s.api.storage.v1alpha1": {
     schemas: () => import("./api.storage.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.storage.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.storage.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.api.storagemigration.v1alpha1": {
     schemas: () => import("./api.storagemigration.v1alpha1.json", { with: { type: "json" } }),
-    docs: () => import("./api.storagemigration.v1alpha1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./api.storagemigration.v1alpha1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1": {
     schemas: () => import("./apiextensions-apiserver.pkg.apis.apiextensions.v1.json", { with: { type: "json" } }),
-    docs: () => import("./apiextensions-apiserver.pkg.apis.apiextensions.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./apiextensions-apiserver.pkg.apis.apiextensions.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.apimachinery.pkg.api.resource": {
     schemas: () => import("./apimachinery.pkg.api.resource.json", { with: { type: "json" } }),
-    docs: () => import("./apimachinery.pkg.api.resource.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./apimachinery.pkg.api.resource.docs.json", import.meta.url).href, json),
     uses: [],
   },
   "io.k8s.apimachinery.pkg.apis.meta.v1": {
     schemas: () => import("./apimachinery.pkg.apis.meta.v1.json", { with: { type: "json" } }),
-    docs: () => import("./apimachinery.pkg.apis.meta.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./apimachinery.pkg.apis.meta.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.runtime"],
   },
   "io.k8s.apimachinery.pkg.runtime": {
     schemas: () => import("./apimachinery.pkg.runtime.json", { with: { type: "json" } }),
-    docs: () => import("./apimachinery.pkg.runtime.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./apimachinery.pkg.runtime.docs.json", import.meta.url).href, json),
     uses: [],
   },
   "io.k8s.apimachinery.pkg.util.intstr": {
     schemas: () => import("./apimachinery.pkg.util.intstr.json", { with: { type: "json" } }),
-    docs: () => import("./apimachinery.pkg.util.intstr.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./apimachinery.pkg.util.intstr.docs.json", import.meta.url).href, json),
     uses: [],
   },
   "io.k8s.apimachinery.pkg.version": {
     schemas: () => import("./apimachinery.pkg.version.json", { with: { type: "json" } }),
-    docs: () => import("./apimachinery.pkg.version.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./apimachinery.pkg.version.docs.json", import.meta.url).href, json),
     uses: [],
   },
   "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1": {
     schemas: () => import("./kube-aggregator.pkg.apis.apiregistration.v1.json", { with: { type: "json" } }),
-    docs: () => import("./kube-aggregator.pkg.apis.apiregistration.v1.docs.json", { with: { type: "json" } }),
+    docs: () => import(new URL("./kube-aggregator.pkg.apis.apiregistration.v1.docs.json", import.meta.url).href, json),
     uses: ["io.k8s.apimachinery.pkg.apis.meta.v1","io.k8s.apimachinery.pkg.runtime"],
   },
 };
