@@ -29,13 +29,21 @@ export interface PackageEntry {
  * key fields.
  */
 export interface SkeletonField {
+  /** The component of the value, its list items or its map values, when it has facts too. */
   readonly ref?: string;
+  /** Whether the field is a list or a map (absent: an object). */
   readonly container?: "array" | "map";
+  /** `x-kubernetes-patch-strategy`: `merge`, `retainKeys`, `merge,retainKeys`, `replace`. */
   readonly patchStrategy?: string;
+  /** `x-kubernetes-patch-merge-key`. */
   readonly patchMergeKey?: string;
+  /** `x-kubernetes-list-type` (`atomic` only beside a merge key). */
   readonly listType?: "atomic" | "set" | "map";
+  /** `x-kubernetes-list-map-keys`. */
   readonly listMapKeys?: readonly string[];
+  /** `x-kubernetes-map-type`. */
   readonly mapType?: "atomic" | "granular";
+  /** Defaults of list-map key fields in the item type (`protocol: TCP`). */
   readonly keyDefaults?: Readonly<Record<string, string>>;
 }
 
@@ -43,5 +51,6 @@ export interface SkeletonField {
 export interface SkeletonType {
   /** `x-kubernetes-map-type: atomic` on the type. */
   readonly atomic?: boolean;
+  /** The fields with facts, or leading to a component with facts. */
   readonly fields: Readonly<Record<string, SkeletonField>>;
 }

@@ -26,3 +26,12 @@ export {
   packageOfName,
 } from "./load_packages.ts";
 export type { SkeletonField, SkeletonType } from "./data_types.ts";
+export { mergeFactsOf } from "./merge_skeleton.ts";
+export type { Schema } from "../schema_builder.ts";
+export type {
+  CompiledNode,
+  CompiledPattern,
+  CompiledSchema,
+  SchemaProps,
+  ValidationRule,
+} from "../../schema/types.ts";
