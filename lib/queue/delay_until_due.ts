@@ -20,10 +20,13 @@ const due: QueueSignal = { type: "due" };
 /**
  * Turns `after` signals into `add` signals (live, `sinceMs` = when due) once their delay has
  * passed. An `add` of a waiting key cancels its delay (the key is queued now instead); a second
- * `after` for a waiting key keeps the earlier time. One timer, for the earliest key; when it
- * fires, a `due` signal goes round the loop and the due keys are added in order of due time.
- * A zero delay adds at once. On `drain` other than `"all"`, waiting keys (and later delayed
- * ones) come out as `dropped` outcomes; with waiting keys it swallows `idle`.
+ * `after` for a waiting key keeps the earlier time; a zero delay adds at once. One timer runs,
+ * for the earliest key; when it fires, a `due` signal goes round the loop and the keys due by
+ * then are added in order of due time. Keys already due are also added after any other
+ * signal handled at or after their time, so same-instant timers cannot reorder them.
+ * On `drain` with mode `"ready"`, keys due by then are added and the others (and later delayed
+ * ones) come out as `dropped` outcomes; with `"none"` all of them are dropped; with `"all"`
+ * they keep waiting, and while any waits it swallows `idle`.
  *
  * Like client-go's delaying queue (`AddAfter`), but an operator on a scheduler.
  *
@@ -91,37 +94,44 @@ export function delayUntilDue(
 
     return {
       next(signal) {
-        switch (signal.type) {
-          case "after": {
-            const { key, delayMs } = signal;
-            if (delayMs <= 0) return emit({ type: "add", key, priority: "live" });
-            if (dropping) return emit({ type: "outcome", outcome: { type: "dropped", key } });
-            const dueMs = scheduler.now() + delayMs;
-            const old = waiting.get(key);
-            if (old !== undefined && old.dueMs <= dueMs) return;
-            waiting.set(key, { ticket: ++tickets, dueMs });
-            heap.push({ dueMs, ticket: tickets, key });
-            return arm();
-          }
-          case "due":
-            return release();
-          case "add":
-            if (waiting.size > 0) waiting.delete(signal.key);
-            return emit(signal);
-          case "drain":
-            if (signal.mode !== "all") {
-              dropping = true;
-              dropAll();
-            }
-            return emit(signal);
-          case "idle":
-            if (waiting.size > 0) return;
-            return emit(signal);
-          default:
-            return emit(signal);
-        }
+        handle(signal);
+        // Keys due by now come next, whether or not their timer has fired yet.
+        if (waiting.size > 0 && heap.peek()!.dueMs <= scheduler.now()) release();
       },
       teardown: () => timer?.unsubscribe(),
     };
+
+    function handle(signal: QueueSignal): void {
+      switch (signal.type) {
+        case "after": {
+          const { key, delayMs } = signal;
+          if (delayMs <= 0) return emit({ type: "add", key, priority: "live" });
+          if (dropping) return emit({ type: "outcome", outcome: { type: "dropped", key } });
+          const dueMs = scheduler.now() + delayMs;
+          const old = waiting.get(key);
+          if (old !== undefined && old.dueMs <= dueMs) return;
+          waiting.set(key, { ticket: ++tickets, dueMs });
+          heap.push({ dueMs, ticket: tickets, key });
+          return arm();
+        }
+        case "due":
+          return release();
+        case "add":
+          if (waiting.size > 0) waiting.delete(signal.key);
+          return emit(signal);
+        case "drain":
+          if (signal.mode !== "all") {
+            if (signal.mode === "ready") release(); // keys due by now are not waiting
+            dropping = true;
+            dropAll();
+          }
+          return emit(signal);
+        case "idle":
+          if (waiting.size > 0) return;
+          return emit(signal);
+        default:
+          return emit(signal);
+      }
+    }
   });
 }

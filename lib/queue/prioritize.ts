@@ -6,6 +6,7 @@
  */
 import type { ObjectKey } from "../core/key.ts";
 import type { MonoTypeOperatorFunction, SchedulerLike } from "../deps.ts";
+import { type Entry, Lane } from "./_lane.ts";
 import { stage } from "./_stage.ts";
 import type { QueueMetricsSink } from "./queue_metrics.ts";
 import type { QueueSignal } from "./queue_signal.ts";
@@ -18,42 +19,6 @@ export interface PrioritizeOptions {
   readonly agingMs?: number;
   /** Told the number of queued keys when it changes (`depth()`). Default none. */
   readonly metrics?: Pick<QueueMetricsSink, "depth">;
-}
-
-interface Entry {
-  readonly key: ObjectKey;
-  /** Since when the key waits to run (queue latency). */
-  readonly sinceMs: number;
-  /** When it entered its lane (ageing). */
-  readonly enteredMs: number;
-  /** Promoted to the live lane: this entry is stale. */
-  moved: boolean;
-}
-
-/** A FIFO lane: an array and the index of its head, compacted as the head moves on. */
-class Lane {
-  #items: Entry[] = [];
-  #head = 0;
-
-  push(e: Entry): void {
-    this.#items.push(e);
-  }
-
-  /** The first entry not moved away (moved ones at the head are dropped). */
-  peek(): Entry | undefined {
-    while (this.#head < this.#items.length && this.#items[this.#head].moved) this.shift();
-    return this.#items[this.#head];
-  }
-
-  shift(): void {
-    if (++this.#head === this.#items.length) {
-      this.#items = [];
-      this.#head = 0;
-    } else if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-  }
 }
 
 /**

@@ -11,19 +11,13 @@ import {
   type SchedulerLike,
   type Subscription,
 } from "../deps.ts";
+import { isThenable, resultOf } from "./_run_result.ts";
 import { stage } from "./_stage.ts";
 import type { QueueMetricsSink } from "./queue_metrics.ts";
-import type { QueueSignal, RunResult } from "./queue_signal.ts";
-import type { ProcessResult } from "./run_outcome.ts";
+import type { QueueSignal } from "./queue_signal.ts";
+import type { Process, ProcessResult } from "./run_outcome.ts";
 
-/**
- * Processes one key: resolve (or emit / complete) with a {@link ProcessResult}, reject (or error)
- * on failure. Only the first value counts. `signal` aborts when the workqueue is unsubscribed.
- */
-export type Process = (
-  key: ObjectKey,
-  context: { readonly signal: AbortSignal },
-) => ObservableInput<ProcessResult>;
+export type { Process } from "./run_outcome.ts";
 
 /** Options of {@link runConcurrently}. */
 export interface RunConcurrentlyOptions {
@@ -33,22 +27,6 @@ export interface RunConcurrentlyOptions {
   readonly concurrency?: number;
   /** Told when runs start and end (`started()`, `finished()`). Default none. */
   readonly metrics?: Pick<QueueMetricsSink, "started" | "finished">;
-}
-
-const isThenable = (x: unknown): x is PromiseLike<unknown> =>
-  typeof (x as PromiseLike<unknown> | null)?.then === "function";
-
-/** What a run's value means; a malformed `requeueAfterMs` is a failure naming the key. */
-function resultOf(key: ObjectKey, value: unknown): RunResult {
-  if (value === undefined || value === null) return { type: "done" };
-  const after = (value as { requeueAfterMs?: unknown }).requeueAfterMs;
-  if (after === undefined) return { type: "done" };
-  if (typeof after !== "number" || !(after >= 0)) {
-    const message =
-      `Cannot requeue key "${key}": requeueAfterMs must be a number >= 0, got ${after}`;
-    return { type: "failed", error: new TypeError(message) };
-  }
-  return { type: "requeue", afterMs: after };
 }
 
 /**

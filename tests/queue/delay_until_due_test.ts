@@ -65,3 +65,24 @@ Deno.test("delayUntilDue() passes on the signals it does not own", () => {
   const values = { s: sig.start("a"), e: sig.done("a"), o: sig.dropped("x"), l: sig.slots(2) };
   delay()("-s-e-o-l", "-s-e-o-l", values);
 });
+
+Deno.test("delayUntilDue() adds a due key after the next signal, even before its timer fires", () => {
+  // The start at 6 comes before the timer due at 6: the key follows it, once.
+  delay()("-f----s", "------(sa)", {
+    f: sig.after("k", 5),
+    s: sig.start("x"),
+    a: sig.add("k", "live", 6),
+  });
+});
+
+Deno.test("delayUntilDue() adds keys due by a drain with mode ready, and drops them with none", () => {
+  const values = {
+    f: sig.after("k", 5),
+    r: sig.drain("ready"),
+    n: sig.drain("none"),
+    a: sig.add("k", "live", 6),
+    x: sig.dropped("k"),
+  };
+  delay()("-f----r", "------(ar)", values);
+  delay()("-f----n", "------(xn)", values);
+});
