@@ -10,7 +10,7 @@ export interface Entry {
   readonly key: ObjectKey;
   /** Since when the key waits to run (queue latency). */
   readonly sinceMs: number;
-  /** When it entered its lane (ageing). */
+  /** When it entered the initial lane (ageing; unused in the live lane). */
   readonly enteredMs: number;
   /** Promoted to the live lane: this entry is stale. */
   moved: boolean;

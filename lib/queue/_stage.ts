@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type MonoTypeOperatorFunction, Observable } from "../deps.ts";
+import { type MonoTypeOperatorFunction, Observable, Subscriber } from "../deps.ts";
 import type { QueueSignal } from "./queue_signal.ts";
 
 /** What a stage does with the signals it receives. */
@@ -23,6 +23,24 @@ export interface StageOutput {
   readonly fail: (error: Error) => void;
 }
 
+/**
+ * Receives a stage's input and hands each signal straight to the stage (a `Subscriber`, so
+ * RxJS does not wrap it: a hop between stages is two calls). Errors and completion go
+ * downstream; unsubscribing downstream unsubscribes it.
+ */
+class StageSubscriber extends Subscriber<QueueSignal> {
+  readonly #handle: (signal: QueueSignal) => void;
+
+  constructor(destination: Subscriber<QueueSignal>, handle: (signal: QueueSignal) => void) {
+    super(destination);
+    this.#handle = handle;
+  }
+
+  protected override _next(signal: QueueSignal): void {
+    this.#handle(signal);
+  }
+}
+
 /** Builds a cold operator over queue signals from a stage factory (one stage per subscription). */
 export function stage(setup: (out: StageOutput) => Stage): MonoTypeOperatorFunction<QueueSignal> {
   return (source) =>
@@ -31,11 +49,7 @@ export function stage(setup: (out: StageOutput) => Stage): MonoTypeOperatorFunct
         emit: (signal) => subscriber.next(signal),
         fail: (error) => subscriber.error(error),
       });
-      const input = source.subscribe({
-        next: s.next,
-        error: (e) => subscriber.error(e),
-        complete: () => subscriber.complete(),
-      });
+      const input = source.subscribe(new StageSubscriber(subscriber, s.next));
       s.started?.();
       return () => {
         input.unsubscribe();

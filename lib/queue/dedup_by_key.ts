@@ -18,15 +18,15 @@ export interface DedupByKeyOptions {
   readonly metrics?: Pick<QueueMetricsSink, "added">;
 }
 
-/** A key that is queued or running; idle keys have no record. */
-interface Rec {
-  running: boolean;
-  /** Lane while queued. */
+/**
+ * Where a key is: queued live, queued initial, running, or running and added since (then with
+ * the lane and time of its next run). Idle keys have no entry.
+ */
+const queuedLive = 0, queuedInitial = 1, running = 2;
+type State = typeof queuedLive | typeof queuedInitial | typeof running | Rerun;
+interface Rerun {
   lane: Priority;
-  /** Added during the run: it runs once more, from this lane and time. */
-  rerun: boolean;
-  rerunLane: Priority;
-  rerunSinceMs: number;
+  readonly sinceMs: number;
 }
 
 /**
@@ -58,66 +58,50 @@ interface Rec {
 export function dedupByKey(options: DedupByKeyOptions): MonoTypeOperatorFunction<QueueSignal> {
   const { scheduler, metrics } = options;
   return stage(({ emit, fail }) => {
-    const recs = new Map<ObjectKey, Rec>();
+    const states = new Map<ObjectKey, State>();
     return {
       next(signal) {
         switch (signal.type) {
           case "add": {
             const { key, priority } = signal;
-            const rec = recs.get(key);
-            if (rec === undefined) {
-              const sinceMs = signal.sinceMs ?? scheduler.now();
-              recs.set(key, {
-                running: false,
-                lane: priority,
-                rerun: false,
-                rerunLane: priority,
-                rerunSinceMs: 0,
-              });
+            const state = states.get(key);
+            if (state === undefined) {
+              states.set(key, priority === "live" ? queuedLive : queuedInitial);
               metrics?.added();
+              const sinceMs = signal.sinceMs ?? scheduler.now();
               return emit({ type: "ready", key, priority, sinceMs });
             }
-            if (!rec.running) {
-              if (priority === "live" && rec.lane === "initial") {
-                rec.lane = "live";
-                emit({ type: "promote", key });
-              }
-            } else if (!rec.rerun) {
-              rec.rerun = true;
-              rec.rerunLane = priority;
-              rec.rerunSinceMs = signal.sinceMs ?? scheduler.now();
+            if (state === queuedInitial && priority === "live") {
+              states.set(key, queuedLive);
+              emit({ type: "promote", key });
+            } else if (state === running) {
+              states.set(key, { lane: priority, sinceMs: signal.sinceMs ?? scheduler.now() });
               metrics?.added();
-            } else if (priority === "live") rec.rerunLane = "live";
+            } else if (typeof state === "object" && priority === "live") state.lane = "live";
             return;
           }
           case "start": {
-            const rec = recs.get(signal.key);
-            if (rec === undefined || rec.running) {
+            const state = states.get(signal.key);
+            if (state !== queuedLive && state !== queuedInitial) {
               return fail(new Error(`Cannot start key "${signal.key}": it is not queued`));
             }
-            rec.running = true;
+            states.set(signal.key, running);
             return;
           }
           case "end": {
-            const rec = recs.get(signal.key);
-            if (rec === undefined || !rec.running) {
-              return fail(new Error(`Cannot end key "${signal.key}": it is not running`));
-            }
-            if (!rec.rerun) {
-              recs.delete(signal.key);
+            const { key } = signal;
+            const state = states.get(key);
+            if (state === running) {
+              states.delete(key);
               return emit(signal);
             }
-            rec.running = false;
-            rec.rerun = false;
-            rec.lane = rec.rerunLane;
+            if (typeof state !== "object") {
+              return fail(new Error(`Cannot end key "${key}": it is not running`));
+            }
+            states.set(key, state.lane === "live" ? queuedLive : queuedInitial);
             // The outcome of this run comes out before the next run can start.
             emit({ ...signal, rerun: true });
-            return emit({
-              type: "ready",
-              key: signal.key,
-              priority: rec.lane,
-              sinceMs: rec.rerunSinceMs,
-            });
+            return emit({ type: "ready", key, priority: state.lane, sinceMs: state.sinceMs });
           }
           default:
             return emit(signal);

@@ -63,7 +63,7 @@ export function feedbackLoop(
   const mode = options.drain ?? "ready";
   return (input$) =>
     new Observable<RunOutcome>((subscriber) => {
-      let queue: QueueSignal[] = [];
+      const queue: QueueSignal[] = [];
       let head = 0;
       let entry: Subscriber<QueueSignal> | undefined;
       let running = false, inputDone = false, closed = false, moved = false;
@@ -76,7 +76,7 @@ export function feedbackLoop(
               moved = true;
               entry!.next(queue[head++]);
             }
-            queue = [];
+            queue.length = 0;
             head = 0;
             if (closed || !inputDone || !moved) return;
             moved = false;

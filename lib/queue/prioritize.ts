@@ -22,8 +22,8 @@ export interface PrioritizeOptions {
 }
 
 /**
- * Holds `ready` keys in two FIFO lanes and emits a `start` signal (with the key's queue
- * latency) for each free slot a `slots` signal grants: live keys first, but an initial key
+ * Holds `ready` keys in two FIFO lanes and emits a `start` signal (with the time the key
+ * began to wait) for each free slot a `slots` signal grants: live keys first, but an initial key
  * queued for `agingMs` or more gets every other turn, so neither lane starves. `promote` moves
  * a queued key to the live lane (keeping its latency); a key it does not hold is ignored.
  * On `drain` with mode `"none"` it drops its keys (and later ones) as `dropped` outcomes;
@@ -57,10 +57,12 @@ export function prioritize(options: PrioritizeOptions): MonoTypeOperatorFunction
 
     const dispatch = () => {
       while (slots > 0 && size > 0) {
-        const nowMs = scheduler.now();
         const l = live.peek(), i = initial.peek();
         let e = l!;
-        if (i !== undefined && (l === undefined || (!agedLast && nowMs - i.enteredMs >= agingMs))) {
+        if (
+          i !== undefined &&
+          (l === undefined || (!agedLast && scheduler.now() - i.enteredMs >= agingMs))
+        ) {
           agedLast = l !== undefined;
           e = i;
           initial.shift();
@@ -72,7 +74,7 @@ export function prioritize(options: PrioritizeOptions): MonoTypeOperatorFunction
         size--;
         slots--;
         metrics?.depth(size);
-        emit({ type: "start", key: e.key, queuedMs: nowMs - e.sinceMs });
+        emit({ type: "start", key: e.key, sinceMs: e.sinceMs });
       }
     };
     const dropAll = () => {
@@ -113,7 +115,7 @@ export function prioritize(options: PrioritizeOptions): MonoTypeOperatorFunction
             if (e === undefined) return;
             e.moved = true;
             initialByKey.delete(signal.key);
-            live.push({ key: e.key, sinceMs: e.sinceMs, enteredMs: scheduler.now(), moved: false });
+            live.push({ key: e.key, sinceMs: e.sinceMs, enteredMs: 0, moved: false });
             return dispatch();
           }
           case "slots":

@@ -59,7 +59,12 @@ export type QueueSignal =
     readonly sinceMs: number;
   }
   | { readonly type: "promote"; readonly key: ObjectKey }
-  | { readonly type: "start"; readonly key: ObjectKey; readonly queuedMs: number }
+  | {
+    readonly type: "start";
+    readonly key: ObjectKey;
+    /** Since when the key waited to run (its queue latency ends now). */
+    readonly sinceMs: number;
+  }
   | {
     readonly type: "end";
     readonly key: ObjectKey;

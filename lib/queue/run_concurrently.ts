@@ -29,6 +29,8 @@ export interface RunConcurrentlyOptions {
   readonly metrics?: Pick<QueueMetricsSink, "started" | "finished">;
 }
 
+const oneSlot: QueueSignal = { type: "slots", count: 1 };
+
 /**
  * Bounded concurrency with demand: on subscribe it grants `concurrency` slots (a `slots`
  * signal); for each `start` it passes the signal on, then calls `process` and, when that
@@ -73,8 +75,7 @@ export function runConcurrently(
     const inflight = new Set<Subscription>();
     let running = 0, closed = false;
 
-    const run = (key: ObjectKey) => {
-      const startMs = scheduler.now();
+    const run = (key: ObjectKey, startMs: number) => {
       let settled = false;
       let sub: Subscription | undefined;
       const settle = (ok: boolean, value: unknown) => {
@@ -111,17 +112,19 @@ export function runConcurrently(
     return {
       next(signal) {
         switch (signal.type) {
-          case "start":
+          case "start": {
             if (running === concurrency) {
               return fail(new Error(`Cannot start key "${signal.key}": no slot is free`));
             }
             running++;
-            metrics?.started(signal.key, signal.queuedMs, scheduler.now());
+            const startMs = scheduler.now();
+            metrics?.started(signal.key, startMs - signal.sinceMs, startMs);
             emit(signal); // before the run, so the loop hears of the start before of any add
-            return run(signal.key);
+            return run(signal.key, startMs);
+          }
           case "end":
             running--;
-            return emit({ type: "slots", count: 1 });
+            return emit(oneSlot);
           case "idle":
             if (running > 0) return;
             return emit(signal);

@@ -68,7 +68,7 @@ export const sig = {
     sinceMs,
   }),
   promote: (key: string): QueueSignal => ({ type: "promote", key }),
-  start: (key: string, queuedMs = 0): QueueSignal => ({ type: "start", key, queuedMs }),
+  start: (key: string, sinceMs = 0): QueueSignal => ({ type: "start", key, sinceMs }),
   done: (key: string, durationMs = 0, rerun = false): QueueSignal => ({
     type: "end",
     key,

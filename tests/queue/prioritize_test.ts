@@ -12,14 +12,14 @@ Deno.test("prioritize() starts ready keys in FIFO order, one per free slot", () 
     c: sig.ready("c", 0),
     s: sig.slots(1),
     t: sig.slots(3),
-    x: sig.start("a", 5),
-    y: sig.start("b", 8),
-    z: sig.start("c", 8),
+    x: sig.start("a", 0),
+    y: sig.start("b", 0),
+    z: sig.start("c", 0),
   });
 });
 
-Deno.test("prioritize() starts a key at once when a slot is free, with its queue latency", () => {
-  lanes()("s--a", "---x", { s: sig.slots(1), a: sig.ready("a", 1), x: sig.start("a", 2) });
+Deno.test("prioritize() starts a key at once when a slot is free, with the time it was queued", () => {
+  lanes()("s--a", "---x", { s: sig.slots(1), a: sig.ready("a", 1), x: sig.start("a", 1) });
 });
 
 Deno.test("prioritize() starts live keys before initial ones", () => {
@@ -28,9 +28,9 @@ Deno.test("prioritize() starts live keys before initial ones", () => {
     j: sig.ready("j", 0, "initial"),
     l: sig.ready("l", 0),
     s: sig.slots(1),
-    x: sig.start("l", 5),
-    y: sig.start("i", 7),
-    z: sig.start("j", 9),
+    x: sig.start("l", 0),
+    y: sig.start("i", 0),
+    z: sig.start("j", 0),
   });
 });
 
@@ -43,22 +43,22 @@ Deno.test("prioritize() gives an initial key queued agingMs or more every other 
     m: sig.ready("m", 0),
     n: sig.ready("n", 0),
     s: sig.slots(1),
-    x: sig.start("i", 17),
-    y: sig.start("l", 17),
-    z: sig.start("j", 17),
-    u: sig.start("m", 17),
-    v: sig.start("n", 17),
+    x: sig.start("i", 0),
+    y: sig.start("l", 0),
+    z: sig.start("j", 0),
+    u: sig.start("m", 0),
+    v: sig.start("n", 0),
   });
 });
 
-Deno.test("prioritize() moves a promoted key to the live lane, keeping its latency", () => {
+Deno.test("prioritize() moves a promoted key to the live lane, keeping the time it was queued", () => {
   lanes()("-ilp-s-s", "-----x-y", {
     i: sig.ready("i", 0, "initial"),
-    l: sig.ready("l", 0, "initial"),
+    l: sig.ready("l", 2, "initial"),
     p: sig.promote("l"),
     s: sig.slots(1),
-    x: sig.start("l", 5),
-    y: sig.start("i", 7),
+    x: sig.start("l", 2),
+    y: sig.start("i", 0),
   });
 });
 
@@ -67,7 +67,7 @@ Deno.test("prioritize() ignores a promote of a key it does not hold", () => {
     i: sig.ready("i", 0, "initial"),
     p: sig.promote("i"),
     s: sig.slots(1),
-    x: sig.start("i", 5),
+    x: sig.start("i", 0),
   });
 });
 
@@ -82,7 +82,7 @@ Deno.test("prioritize() drops its keys, and later ones, on a drain with mode non
     x: sig.dropped("l"),
     y: sig.dropped("i"),
     z: sig.dropped("m"),
-    a: sig.start("l", 6),
+    a: sig.start("l", 0),
   };
   lanes()("-il-n-----m-s", "----(xyn)-z--", values);
   lanes()("-il-r-s", "----r-a", values);
@@ -93,7 +93,7 @@ Deno.test("prioritize() holds the idle signal back while it holds keys", () => {
     a: sig.ready("a", 0),
     i: sig.idle,
     s: sig.slots(1),
-    x: sig.start("a", 5),
+    x: sig.start("a", 0),
   });
 });
 
@@ -103,7 +103,7 @@ Deno.test("prioritize() reports the number of queued keys as it changes", () => 
     (ts) => prioritize({ scheduler: ts, metrics: { depth: (n) => void depths.push(n) } }),
     "-ab-s",
     "----x",
-    { a: sig.ready("a", 0), b: sig.ready("b", 0), s: sig.slots(1), x: sig.start("a", 4) },
+    { a: sig.ready("a", 0), b: sig.ready("b", 0), s: sig.slots(1), x: sig.start("a", 0) },
   );
   assert.deepEqual(depths, [1, 2, 1]);
 });

@@ -81,7 +81,7 @@ Deno.test("runConcurrently() reports starts with their latency and ends with the
       }),
     "-a",
     "ga--e",
-    { g: sig.slots(1), a: sig.start("a", 7), e: sig.done("a", 3) },
+    { g: sig.slots(1), a: sig.start("a", -6), e: sig.done("a", 3) },
   );
   assert.deepEqual(seen, ["start a 7 1", "end a 3"]);
 });
