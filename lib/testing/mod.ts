@@ -26,7 +26,8 @@
  * @module
  */
 export { freezeDeep } from "./freeze_deep.ts";
-export { type VirtualTime, virtualTime } from "./virtual_time.ts";
+export { type AdvanceUntilOptions, type VirtualTime, virtualTime } from "./virtual_time.ts";
+export { settle } from "./settle.ts";
 export {
   script,
   type ScriptOptions,
