@@ -36,4 +36,17 @@ export {
   type WatchScript,
 } from "./script.ts";
 export { reorderUnrelated } from "./reorder_unrelated.ts";
+export {
+  createTestApi,
+  type TestApi,
+  type TestApiOptions,
+  type TestClientOptions,
+} from "./create_test_api.ts";
+export type {
+  FaultEffect,
+  FaultRule,
+  RequestFacts,
+  RequestVerb,
+  TestApiFaults,
+} from "./test_api_faults.ts";
 export { scriptFromChoices, type ScriptFromChoicesOptions } from "./script_from_choices.ts";
