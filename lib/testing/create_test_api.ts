@@ -22,10 +22,11 @@ import { createFaultBook, faultEffects, type TestApiFaults } from "./test_api_fa
 
 /** Options of {@link createTestApi}; every one has a default. */
 export interface TestApiOptions {
-  /** The virtual clock of every timer and timestamp. Default: a new `virtualTime()`. */
+  /** The virtual clock of every timer and timestamp (its `now()` is epoch milliseconds).
+   * Default: a new `virtualTime()` starting at `startMs`. */
   readonly clock?: VirtualTime;
-  /** The wall-clock time of virtual time 0, for timestamps. Default 2025-01-01T00:00:00Z. */
-  readonly epochMs?: number;
+  /** Where a new clock starts, in epoch milliseconds. Default 2025-01-01T00:00:00Z. */
+  readonly startMs?: number;
   /** CustomResourceDefinitions served from the start (CRDs created later are served too). */
   readonly crds?: readonly Crd[];
   /** Objects stored at the start, created in order (namespaces before their contents). */
@@ -124,11 +125,10 @@ const address = "test-api.invalid";
  * ```
  */
 export function createTestApi(options: TestApiOptions = {}): TestApi {
-  const clock = options.clock ?? virtualTime();
+  const clock = options.clock ?? virtualTime({ startMs: options.startMs ?? Date.UTC(2025, 0, 1) });
   const { scheduler } = clock;
-  const epochMs = options.epochMs ?? Date.UTC(2025, 0, 1);
   const cluster = startTestCluster({
-    now: () => epochMs + scheduler.now(),
+    now: () => scheduler.now(),
     historySize: options.historySize ?? 1_000,
     gc: options.gc ?? true,
   });

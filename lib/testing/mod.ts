@@ -26,7 +26,12 @@
  * @module
  */
 export { freezeDeep } from "./freeze_deep.ts";
-export { type AdvanceUntilOptions, type VirtualTime, virtualTime } from "./virtual_time.ts";
+export {
+  type AdvanceUntilOptions,
+  type VirtualTime,
+  virtualTime,
+  type VirtualTimeOptions,
+} from "./virtual_time.ts";
 export { settle } from "./settle.ts";
 export {
   script,

@@ -7,6 +7,12 @@ import { TestScheduler } from "../deps.ts";
 import { deepStrictEqual } from "node:assert/strict";
 import { settle } from "./settle.ts";
 
+/** Options of {@link virtualTime}. */
+export interface VirtualTimeOptions {
+  /** The time the clock starts at, e.g. an epoch in ms for realistic timestamps. Default 0. */
+  readonly startMs?: number;
+}
+
 /** Options of {@link VirtualTime.advanceUntil}. */
 export interface AdvanceUntilOptions {
   /** Give up (reject) once this much virtual time has passed. Default 60,000 ms. */
@@ -19,7 +25,7 @@ export interface AdvanceUntilOptions {
 export interface VirtualTime {
   /** Pass this wherever code takes a `SchedulerLike`. */
   readonly scheduler: TestScheduler;
-  /** Current virtual time in ms (starts at 0). */
+  /** Current virtual time in ms (starts at `startMs`, default 0). */
   now(): number;
   /** Runs everything due within the next `ms` ms, then sets the clock to now + `ms`. */
   advanceBy(ms: number): void;
@@ -58,6 +64,8 @@ export interface VirtualTime {
  * Caveats: real I/O and real timers (`setTimeout`, a default `asyncScheduler`) are not
  * waited for; a Promise that only real I/O settles is still pending after `advance`.
  *
+ * @param options where the clock starts.
+ * @returns a clock at `startMs`.
  * @example
  * ```ts
  * import { virtualTime } from "./mod.ts";
@@ -75,8 +83,9 @@ export interface VirtualTime {
  * at; // 150
  * ```
  */
-export function virtualTime(): VirtualTime {
+export function virtualTime(options: VirtualTimeOptions = {}): VirtualTime {
   const scheduler = new TestScheduler((actual, expected) => deepStrictEqual(actual, expected));
+  scheduler.frame = options.startMs ?? 0;
   const advanceTo = (timeMs: number): void => {
     if (timeMs < scheduler.frame) {
       throw new Error(`Cannot advance virtual time to ${timeMs}: it is already ${scheduler.frame}`);

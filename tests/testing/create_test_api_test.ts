@@ -19,7 +19,7 @@ const deployment = (name: string, replicas: number): KubeObject => ({
 });
 
 Deno.test("createTestApi() stamps uid, resourceVersion and a virtual-time creationTimestamp", async () => {
-  using api = createTestApi({ epochMs: Date.UTC(2030, 0, 1) });
+  using api = createTestApi({ startMs: Date.UTC(2030, 0, 1) });
   const client = api.client();
   const a = right(await client.create(cm("a")));
   await api.clock.advance(61_000);
