@@ -52,6 +52,7 @@ export interface TestClientOptions {
   readonly maxRetries?: number;
   /** Client-side rate limit. Default: none (1,000,000 requests per second). */
   readonly rateLimit?: { readonly qps?: number; readonly burst?: number };
+  /** Receives the client's debug logs (retries). Default: none. */
   readonly logger?: Logger;
 }
 
@@ -78,8 +79,8 @@ export interface TestApi {
   ): T[];
   /** Requests served so far by `verb resource`, e.g. `{ "list pods": 1, "watch pods": 2 }`. */
   requestCounts(): Record<string, number>;
-  /** The server state behind it (storage, registry), for what the methods above do not cover. */
-  readonly context: ServerContext;
+  /** How many watches are open now (all resources). */
+  openWatches(): number;
   /** Ends open watches and stops the garbage collector; requests still work. */
   close(): void;
   /** Same as `close()`, for `using api = createTestApi()`. */
@@ -190,7 +191,7 @@ export function createTestApi(options: TestApiOptions = {}): TestApi {
     clock,
     fetch,
     faults,
-    context: ctx,
+    openWatches: () => ctx.storage.hub.watcherCount(),
     client: (o = {}) =>
       createClient({
         server: `http://${address}`,

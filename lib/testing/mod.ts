@@ -51,6 +51,7 @@ export type {
   FaultEffect,
   FaultRule,
   RequestFacts,
+  RemoveFault,
   RequestVerb,
   TestApiFaults,
 } from "./test_api_faults.ts";

@@ -19,22 +19,29 @@ export type RequestVerb =
 
 /** One request, as faults see it. */
 export interface RequestFacts {
+  /** What the request does. */
   readonly verb: RequestVerb;
   /** Plural resource, e.g. `pods`. */
   readonly resource: string;
+  /** Its namespace; absent for cluster-scoped resources and all-namespaces requests. */
   readonly namespace?: string;
+  /** The object's name; absent for collections. */
   readonly name?: string;
   /** `status` or `scale`; absent for the object itself. */
   readonly subresource?: string;
+  /** The client's User-Agent header. */
   readonly userAgent?: string;
 }
 
 /** Which requests a fault applies to: every field left out matches anything. */
 export interface FaultRule {
+  /** The verb or verbs (each fault has its default: `conflict()` matches writes only). */
   readonly verb?: RequestVerb | readonly RequestVerb[];
   /** Plural resource, e.g. `pods`, `podsets`. */
   readonly resource?: string;
+  /** The request's namespace. */
   readonly namespace?: string;
+  /** The object's name. */
   readonly name?: string;
   /** `status` for the status subresource, `""` for the object itself. */
   readonly subresource?: string;

@@ -54,12 +54,12 @@ Deno.test("an informer stops watching when its last subscriber leaves and relist
   using _ = api;
   const pods = factory.informer(cm, { namespace: "default" });
   const sub = pods.deltas$.subscribe();
-  await api.clock.advanceUntil(() => api.context.storage.hub.watcherCount() === 1, {
+  await api.clock.advanceUntil(() => api.openWatches() === 1, {
     what: "watch",
   });
   sub.unsubscribe();
   await api.clock.settle();
-  assert.equal(api.context.storage.hub.watcherCount(), 0, "the watch ended with the subscription");
+  assert.equal(api.openWatches(), 0, "the watch ended with the subscription");
   assert.ok(E.isRight(await client.create({ ...cm, metadata: { name: "while-away" } })));
   await api.clock.advance(1_000);
   assert.equal(pods.store.size, 0, "nothing is watched without subscribers");

@@ -77,9 +77,9 @@ Deno.test("aborting a test API watch ends its stream and unregisters it", async 
   const client = api.client();
   const abort = new AbortController();
   const w = await recordWatch(client, { resourceVersion: "0", signal: abort.signal });
-  assert.equal(api.context.storage.hub.watcherCount(), 1);
+  assert.equal(api.openWatches(), 1);
   abort.abort();
   await api.clock.settle();
   assert.ok(w.ended());
-  assert.equal(api.context.storage.hub.watcherCount(), 0);
+  assert.equal(api.openWatches(), 0);
 });
