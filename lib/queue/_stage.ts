@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { type MonoTypeOperatorFunction, Observable, Subscriber } from "../deps.ts";
+import {
+  type MonoTypeOperatorFunction,
+  Observable,
+  type Subscriber,
+  type TeardownLogic,
+} from "../deps.ts";
 import type { QueueSignal } from "./queue_signal.ts";
 
 /** What a stage does with the signals it receives. */
@@ -23,37 +28,49 @@ export interface StageOutput {
   readonly fail: (error: Error) => void;
 }
 
+type Setup = (out: StageOutput) => Stage;
+
 /**
- * Receives a stage's input and hands each signal straight to the stage (a `Subscriber`, so
- * RxJS does not wrap it: a hop between stages is two calls). Errors and completion go
- * downstream; unsubscribing downstream unsubscribes it.
+ * The Observable of a stage applied to `upstream`. Subscribing it builds every stage of a
+ * chain of them at once and links them by plain function calls: a signal goes from one stage
+ * to the next in one call, with no `Subscriber` in between (they would cost most of the
+ * workqueue's time). Only the first source and the final subscriber are RxJS's.
  */
-class StageSubscriber extends Subscriber<QueueSignal> {
-  readonly #handle: (signal: QueueSignal) => void;
-
-  constructor(destination: Subscriber<QueueSignal>, handle: (signal: QueueSignal) => void) {
-    super(destination);
-    this.#handle = handle;
-  }
-
-  protected override _next(signal: QueueSignal): void {
-    this.#handle(signal);
+class StageObservable extends Observable<QueueSignal> {
+  constructor(readonly upstream: Observable<QueueSignal>, readonly setup: Setup) {
+    super((subscriber) => subscribeChain(this, subscriber));
   }
 }
 
+function subscribeChain(last: StageObservable, subscriber: Subscriber<QueueSignal>): TeardownLogic {
+  const setups: Setup[] = [];
+  let source: Observable<QueueSignal> = last;
+  while (source instanceof StageObservable) {
+    setups.push(source.setup);
+    source = source.upstream;
+  }
+  // setups runs from the last stage to the first: build each with the next one's input.
+  const fail = (error: Error) => subscriber.error(error);
+  const stages: Stage[] = [];
+  let next = (signal: QueueSignal) => subscriber.next(signal);
+  for (const setup of setups) {
+    const stage = setup({ emit: next, fail });
+    stages.push(stage);
+    next = stage.next;
+  }
+  const input = source.subscribe({
+    next,
+    error: (e) => subscriber.error(e),
+    complete: () => subscriber.complete(),
+  });
+  for (let i = stages.length - 1; i >= 0; i--) stages[i].started?.();
+  return () => {
+    input.unsubscribe();
+    for (const s of stages) s.teardown?.();
+  };
+}
+
 /** Builds a cold operator over queue signals from a stage factory (one stage per subscription). */
-export function stage(setup: (out: StageOutput) => Stage): MonoTypeOperatorFunction<QueueSignal> {
-  return (source) =>
-    new Observable<QueueSignal>((subscriber) => {
-      const s = setup({
-        emit: (signal) => subscriber.next(signal),
-        fail: (error) => subscriber.error(error),
-      });
-      const input = source.subscribe(new StageSubscriber(subscriber, s.next));
-      s.started?.();
-      return () => {
-        input.unsubscribe();
-        s.teardown?.();
-      };
-    });
+export function stage(setup: Setup): MonoTypeOperatorFunction<QueueSignal> {
+  return (source) => new StageObservable(source, setup);
 }

@@ -18,15 +18,14 @@ export interface DedupByKeyOptions {
   readonly metrics?: Pick<QueueMetricsSink, "added">;
 }
 
-/**
- * Where a key is: queued live, queued initial, running, or running and added since (then with
- * the lane and time of its next run). Idle keys have no entry.
- */
-const queuedLive = 0, queuedInitial = 1, running = 2;
-type State = typeof queuedLive | typeof queuedInitial | typeof running | Rerun;
-interface Rerun {
+/** A key that is queued or running; idle keys have no record. */
+interface Rec {
+  running: boolean;
+  /** Lane while queued; with `rerun`, the lane of the next run. */
   lane: Priority;
-  readonly sinceMs: number;
+  /** Added during the run: it runs once more, queued since `sinceMs`. */
+  rerun: boolean;
+  sinceMs: number;
 }
 
 /**
@@ -58,50 +57,55 @@ interface Rerun {
 export function dedupByKey(options: DedupByKeyOptions): MonoTypeOperatorFunction<QueueSignal> {
   const { scheduler, metrics } = options;
   return stage(({ emit, fail }) => {
-    const states = new Map<ObjectKey, State>();
+    const recs = new Map<ObjectKey, Rec>();
     return {
       next(signal) {
         switch (signal.type) {
           case "add": {
             const { key, priority } = signal;
-            const state = states.get(key);
-            if (state === undefined) {
-              states.set(key, priority === "live" ? queuedLive : queuedInitial);
+            const rec = recs.get(key);
+            if (rec === undefined) {
+              recs.set(key, { running: false, lane: priority, rerun: false, sinceMs: 0 });
               metrics?.added();
               const sinceMs = signal.sinceMs ?? scheduler.now();
               return emit({ type: "ready", key, priority, sinceMs });
             }
-            if (state === queuedInitial && priority === "live") {
-              states.set(key, queuedLive);
-              emit({ type: "promote", key });
-            } else if (state === running) {
-              states.set(key, { lane: priority, sinceMs: signal.sinceMs ?? scheduler.now() });
+            if (!rec.running) {
+              if (priority === "live" && rec.lane === "initial") {
+                rec.lane = "live";
+                emit({ type: "promote", key });
+              }
+            } else if (!rec.rerun) {
+              rec.rerun = true;
+              rec.lane = priority;
+              rec.sinceMs = signal.sinceMs ?? scheduler.now();
               metrics?.added();
-            } else if (typeof state === "object" && priority === "live") state.lane = "live";
+            } else if (priority === "live") rec.lane = "live";
             return;
           }
           case "start": {
-            const state = states.get(signal.key);
-            if (state !== queuedLive && state !== queuedInitial) {
+            const rec = recs.get(signal.key);
+            if (rec === undefined || rec.running) {
               return fail(new Error(`Cannot start key "${signal.key}": it is not queued`));
             }
-            states.set(signal.key, running);
+            rec.running = true;
             return;
           }
           case "end": {
             const { key } = signal;
-            const state = states.get(key);
-            if (state === running) {
-              states.delete(key);
-              return emit(signal);
-            }
-            if (typeof state !== "object") {
+            const rec = recs.get(key);
+            if (rec === undefined || !rec.running) {
               return fail(new Error(`Cannot end key "${key}": it is not running`));
             }
-            states.set(key, state.lane === "live" ? queuedLive : queuedInitial);
+            if (!rec.rerun) {
+              recs.delete(key);
+              return emit(signal);
+            }
+            rec.running = false;
+            rec.rerun = false;
             // The outcome of this run comes out before the next run can start.
             emit({ ...signal, rerun: true });
-            return emit({ type: "ready", key, priority: state.lane, sinceMs: state.sinceMs });
+            return emit({ type: "ready", key, priority: rec.lane, sinceMs: rec.sinceMs });
           }
           default:
             return emit(signal);

@@ -63,7 +63,7 @@ export function feedbackLoop(
   const mode = options.drain ?? "ready";
   return (input$) =>
     new Observable<RunOutcome>((subscriber) => {
-      const queue: QueueSignal[] = [];
+      let queue: QueueSignal[] = [];
       let head = 0;
       let entry: Subscriber<QueueSignal> | undefined;
       let running = false, inputDone = false, closed = false, moved = false;
@@ -75,6 +75,11 @@ export function feedbackLoop(
             while (head < queue.length && !closed) {
               moved = true;
               entry!.next(queue[head++]);
+              // A long synchronous drain keeps feeding the queue: drop what was handled.
+              if (head >= 1024 && head * 2 >= queue.length) {
+                queue = queue.slice(head);
+                head = 0;
+              }
             }
             queue.length = 0;
             head = 0;
