@@ -13,7 +13,13 @@ import { failure } from "../core/status.ts";
 import type { ServerContext } from "./context.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { parseAccept, rawJson, statusResponse } from "./http_util.ts";
-import { gvDocument, type GvResource, type Schema } from "./openapi/mod.ts";
+import {
+  gvDocument,
+  type GvResource,
+  loadDocCatalog,
+  type Schema,
+  schemaName,
+} from "./openapi/mod.ts";
 
 interface Built {
   readonly body: string;
@@ -59,12 +65,22 @@ function groupVersions(ctx: ServerContext): Map<string, GvResource[]> {
   return out;
 }
 
+/** Components every document may reference besides its kinds (metadata, Status, Scale). */
+const COMMON = [
+  "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+  "io.k8s.api.autoscaling.v1.Scale",
+];
+
 async function build(ctx: ServerContext): Promise<Snapshot> {
   const generation = ctx.registry.generation;
   const docs = new Map<string, Built>();
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const [path, resources] of [...groupVersions(ctx)].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const body = JSON.stringify(gvDocument(resources));
+  const served = groupVersions(ctx);
+  const builtins = [...served.values()].flat().filter((r) => !r.info.isCustom)
+    .map((r) => schemaName(r.info, false));
+  const catalog = await loadDocCatalog([...COMMON, ...builtins]);
+  for (const [path, resources] of [...served].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const body = JSON.stringify(gvDocument(resources, catalog));
     const hash = await sha512Hex(body);
     docs.set(path, { body, hash });
     paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };

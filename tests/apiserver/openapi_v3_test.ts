@@ -11,6 +11,7 @@ import { crdResourceInfos } from "../../lib/apiserver/crd_resources.ts";
 import {
   gvDocument,
   type GvResource,
+  loadDocCatalog,
   referencedNames,
   schemaName,
 } from "../../lib/apiserver/openapi/mod.ts";
@@ -94,8 +95,13 @@ Deno.test("schemaName() spells built-in and custom kinds like kube-openapi", () 
   );
 });
 
-Deno.test("gvDocument() of any resources resolves every $ref, tags every kind and advertises fieldValidation", () => {
+Deno.test("gvDocument() of any resources resolves every $ref, tags every kind and advertises fieldValidation", async () => {
   const builtins = builtinResources();
+  const catalog = await loadDocCatalog([
+    "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    "io.k8s.api.autoscaling.v1.Scale",
+    ...builtins.map((info) => schemaName(info, false)),
+  ]);
   const leaf = fc.oneof(
     fc.constant({ type: "string" }),
     fc.constant({ type: "integer" }),
@@ -134,7 +140,7 @@ Deno.test("gvDocument() of any resources resolves every $ref, tags every kind an
             return crdResourceInfos(crd).map((info) => ({ info, crdSchema: root }));
           }),
         ];
-        const doc: Json = gvDocument(resources);
+        const doc: Json = gvDocument(resources, catalog);
         assertRefsResolve(doc);
         for (const { info } of resources) {
           const kindSchema = doc.components.schemas[schemaName(info, info.isCustom)];
@@ -153,7 +159,10 @@ Deno.test("gvDocument() of any resources resolves every $ref, tags every kind an
           }
         }
         // Equal input, equal bytes: what the content hash relies on.
-        assert.equal(JSON.stringify(gvDocument([...resources].reverse())), JSON.stringify(doc));
+        assert.equal(
+          JSON.stringify(gvDocument([...resources].reverse(), catalog)),
+          JSON.stringify(doc),
+        );
       },
     ),
     { numRuns: 40 },
@@ -196,8 +205,9 @@ Deno.test("/openapi/v3/api/v1 describes Pod, ConfigMap and ObjectMeta and tags t
     assert.ok(schemas["io.k8s.api.core.v1.Container"].properties.image);
     assert.ok(schemas["io.k8s.api.core.v1.ConfigMap"].properties.binaryData);
     assert.ok(schemas[objectMeta].properties.labels);
-    // Kinds not described stay open so explain still finds them.
-    assert.equal(schemas["io.k8s.api.core.v1.Node"]["x-kubernetes-preserve-unknown-fields"], true);
+    // Every served kind is described (generated from kubernetes-types), Node included.
+    assert.match(schemas["io.k8s.api.core.v1.Node"].description, /^Node is a worker node/);
+    assert.ok(schemas["io.k8s.api.core.v1.NodeSpec"].properties.taints.description);
     const item = doc.paths["/api/v1/namespaces/{namespace}/pods/{name}"];
     for (const verb of ["get", "put", "patch", "delete"]) {
       assert.equal(item[verb]["x-kubernetes-group-version-kind"].kind, "Pod", verb);
@@ -320,9 +330,42 @@ Deno.test({
         assert.match(out, /name\s+<string> -required-/);
       });
 
-      await t.step("explain of a kind without a described schema still works", async () => {
-        const out = ok(await k(["explain", "nodes"]), "explain nodes");
-        assert.match(out, /KIND:\s+Node/);
+      await t.step(
+        "explain deployment.spec.strategy prints the generated descriptions",
+        async () => {
+          const out = ok(await k(["explain", "deployment.spec.strategy"]), "explain strategy");
+          assert.match(out, /GROUP:\s+apps/);
+          assert.match(out, /FIELD: strategy <DeploymentStrategy>/);
+          assert.match(
+            out,
+            /The deployment strategy to use to replace existing pods with new ones\./,
+          );
+          assert.match(out, /rollingUpdate\s+<RollingUpdateDeployment>/);
+          assert.match(out, /type\s+<string>/);
+        },
+      );
+
+      await t.step(
+        "explain pods.spec.containers.ports shows types and required fields",
+        async () => {
+          const out = ok(await k(["explain", "pods.spec.containers.ports"]), "explain ports");
+          assert.match(out, /FIELD: ports <\[\]ContainerPort>/);
+          assert.match(out, /containerPort\s+<integer> -required-/);
+          assert.match(out, /protocol\s+<string>/);
+          assert.match(out, /Number of port to expose on the pod's IP address\./);
+        },
+      );
+
+      await t.step("explain reaches int-or-string and quantity fields of other kinds", async () => {
+        const surge = ok(
+          await k(["explain", "deployment.spec.strategy.rollingUpdate.maxSurge"]),
+          "explain maxSurge",
+        );
+        assert.match(surge, /FIELD: maxSurge <IntOrString>/);
+        const limits = ok(await k(["explain", "pods.spec.containers.resources.limits"]), "limits");
+        assert.match(limits, /FIELD: limits <map\[string\]Quantity>/);
+        const taints = ok(await k(["explain", "nodes.spec.taints"]), "explain taints");
+        assert.match(taints, /effect\s+<string> -required-/);
       });
 
       const bad = JSON.stringify({
@@ -341,6 +384,20 @@ Deno.test({
         assert.match(r.stderr, /POST \S+widgets\?\S*fieldValidation=Strict/);
         assert.doesNotMatch(r.stderr, /falling back/i);
         assert.doesNotMatch(r.stderr, /GET \S+\/openapi\/v2/);
+      });
+
+      await t.step("kubectl leaves field validation of built-in kinds to the server", async () => {
+        const cm = JSON.stringify({
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "c1", namespace: "default" },
+          data: { a: "1" },
+        });
+        const r = await k(["apply", "-v=7", "-f", "-"], cm);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stderr, /GET \S+\/openapi\/v3\/api\/v1\?hash=/);
+        assert.match(r.stderr, /POST \S+configmaps\?\S*fieldValidation=Strict/);
+        assert.doesNotMatch(r.stderr, /falling back/i);
       });
 
       await t.step("apply --validate=warn creates it and prints the server's warning", async () => {

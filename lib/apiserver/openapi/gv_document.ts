@@ -2,15 +2,13 @@
  * One group/version's OpenAPI v3 document, as served at `/openapi/v3/api/v1` or
  * `/openapi/v3/apis/<group>/<version>`: the paths of its resources and every component
  * schema they reach (kinds, lists, meta/v1 types), keys sorted so equal content serializes
- * to equal bytes.
+ * to equal bytes. Built-in schemas are the generated ones (`./builtin/`).
  *
  * @module
  */
 import type { ResourceInfo } from "../resource_info.ts";
 import { referencedNames, type Schema } from "./schema_builder.ts";
-import { metaSchemas } from "./meta_schemas.ts";
-import { coreSchemas } from "./core_schemas.ts";
-import { groupSchemas } from "./group_schemas.ts";
+import type { SchemaCatalog } from "./builtin/doc_catalog.ts";
 import { resourceSchemas } from "./resource_schemas.ts";
 import { resourcePaths } from "./resource_paths.ts";
 
@@ -29,34 +27,32 @@ export interface OpenApiDocument {
   readonly components: { readonly schemas: Readonly<Record<string, Schema>> };
 }
 
-/** All described built-in component schemas by name. */
-export const builtinCatalog: Readonly<Record<string, Schema>> = {
-  ...metaSchemas,
-  ...coreSchemas,
-  ...groupSchemas,
-};
-
 const sortedObject = <T>(entries: Iterable<[string, T]>): Record<string, T> =>
   Object.fromEntries([...entries].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 
 /**
- * Builds the document of one group/version from its resources.
+ * Builds the document of one group/version from its resources; built-in kinds and every
+ * component they reach come from `catalog` (see {@link loadDocCatalog}), kinds it does not
+ * know get an open placeholder.
  *
  * @example
  * ```ts
- * import { gvDocument } from "./gv_document.ts";
+ * import { gvDocument, loadDocCatalog } from "./mod.ts";
  * import { builtinResources } from "../builtin_resources.ts";
- * const doc = gvDocument(builtinResources()
- *   .filter((r) => r.group === "coordination.k8s.io")
- *   .map((info) => ({ info })));
- * "io.k8s.api.coordination.v1.Lease" in doc.components.schemas; // true
+ * const leases = builtinResources().filter((r) => r.group === "coordination.k8s.io");
+ * const catalog = await loadDocCatalog(["io.k8s.api.coordination.v1.Lease"]);
+ * const doc = gvDocument(leases.map((info) => ({ info })), catalog);
+ * "io.k8s.api.coordination.v1.LeaseSpec" in doc.components.schemas; // true
  * ```
  */
-export function gvDocument(resources: readonly GvResource[]): OpenApiDocument {
+export function gvDocument(
+  resources: readonly GvResource[],
+  catalog: SchemaCatalog,
+): OpenApiDocument {
   const own = new Map<string, Schema>();
   const paths = new Map<string, Schema>();
   for (const { info, crdSchema } of resources) {
-    const r = resourceSchemas(info, { catalog: builtinCatalog, crdSchema });
+    const r = resourceSchemas(info, { catalog, crdSchema });
     for (const [name, schema] of Object.entries(r.schemas)) own.set(name, schema);
     for (const [path, item] of Object.entries(resourcePaths(info, r))) paths.set(path, item);
   }
@@ -64,7 +60,7 @@ export function gvDocument(resources: readonly GvResource[]): OpenApiDocument {
   const pending = [...own.values(), ...paths.values()];
   while (pending.length) {
     for (const name of referencedNames(pending.pop())) {
-      const schema = builtinCatalog[name];
+      const schema = schemas.has(name) ? undefined : catalog(name);
       if (schemas.has(name) || !schema) continue;
       schemas.set(name, schema);
       pending.push(schema);

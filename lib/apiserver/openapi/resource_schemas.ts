@@ -1,6 +1,6 @@
 /**
  * The component schemas of one served resource: its kind (from the CRD's openAPIV3Schema, the
- * built-in catalog, or an open placeholder) and its list kind.
+ * generated built-in catalog, or an open placeholder) and its list kind.
  *
  * @module
  */
@@ -8,11 +8,12 @@ import type { ResourceInfo } from "../resource_info.ts";
 import { type Gvk, s, type Schema } from "./schema_builder.ts";
 import { kindObject } from "./kind_object.ts";
 import { schemaName } from "./schema_name.ts";
+import type { SchemaCatalog } from "./builtin/doc_catalog.ts";
 
 /** Options of {@link resourceSchemas}. */
 export interface ResourceSchemasOptions {
   /** Described built-in schemas by component name. */
-  readonly catalog: Readonly<Record<string, Schema>>;
+  readonly catalog: SchemaCatalog;
   /** The CRD version's `openAPIV3Schema` (custom resources). */
   readonly crdSchema?: Schema;
 }
@@ -53,7 +54,7 @@ function placeholder(gvk: Gvk): Schema {
  * import { resourceSchemas } from "./resource_schemas.ts";
  * import { builtinResources } from "../builtin_resources.ts";
  * const pods = builtinResources().find((r) => r.plural === "pods")!;
- * const r = resourceSchemas(pods, { catalog: {} });
+ * const r = resourceSchemas(pods, { catalog: () => undefined });
  * r.listName; // "io.k8s.api.core.v1.PodList"
  * ```
  */
@@ -64,10 +65,11 @@ export function resourceSchemas(
   const gvk = { group: info.group, version: info.version, kind: info.kind };
   const kindName = schemaName(gvk, info.isCustom);
   const listName = schemaName({ ...gvk, kind: info.listKind }, info.isCustom);
+  const builtin = info.isCustom ? () => undefined : opts.catalog;
   const kind = opts.crdSchema
     ? fromCrd(gvk, opts.crdSchema)
-    : opts.catalog[kindName] ?? placeholder(gvk);
-  const list = kindObject(
+    : builtin(kindName) ?? placeholder(gvk);
+  const list = builtin(listName) ?? kindObject(
     { ...gvk, kind: info.listKind },
     `${info.listKind} is a list of ${info.kind}.`,
     { items: s.arr(`The ${info.plural}.`, s.ref(kindName)) },

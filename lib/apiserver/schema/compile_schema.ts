@@ -12,12 +12,47 @@ interface Context {
   readonly patterns: Map<string, CompiledPattern>;
   readonly invalidPatterns: { path: string; pattern: CompiledPattern }[];
   hasCelRules: boolean;
+  readonly resolveRef?: (ref: string) => SchemaProps | undefined;
+  /** Compiled referenced schemas, shared by every use (and by recursive references). */
+  readonly refs: Map<string, CompiledNode>;
+}
+
+/** Keywords that only document or steer merging, so a node with them and one `$ref` is that ref. */
+const REF_SIBLINGS = new Set([
+  "description",
+  "x-kubernetes-patch-strategy",
+  "x-kubernetes-patch-merge-key",
+  "x-kubernetes-map-type",
+]);
+
+/** The `$ref` a node stands for: a bare `$ref`, or `allOf: [{$ref}]` beside documentation. */
+function refOf(s: SchemaProps): string | undefined {
+  if (typeof s.$ref === "string") return s.$ref;
+  const only = s.allOf?.length === 1 ? s.allOf[0] : undefined;
+  if (typeof only?.$ref !== "string") return undefined;
+  return Object.keys(s).every((k) => k === "allOf" || REF_SIBLINGS.has(k)) ? only.$ref : undefined;
+}
+
+function compileRef(ref: string, path: string, ctx: Context): CompiledNode | undefined {
+  const hit = ctx.refs.get(ref);
+  if (hit) return hit;
+  const target = ctx.resolveRef?.(ref);
+  if (!target) return undefined;
+  // Registered before compiling so a recursive reference gets this same (filled-in) object.
+  const node = {} as CompiledNode;
+  ctx.refs.set(ref, node);
+  return Object.assign(node, compileNode(target, path, ctx));
 }
 
 const LIST_TYPES = new Set(["atomic", "set", "map"]);
 
 function compileNode(input: unknown, path: string, ctx: Context): CompiledNode {
   const s: SchemaProps = isPlainObject(input) ? input as SchemaProps : {};
+  const ref = ctx.resolveRef ? refOf(s) : undefined;
+  if (ref !== undefined) {
+    const target = compileRef(ref, path, ctx);
+    if (target) return target;
+  }
   const intOrString = s["x-kubernetes-int-or-string"] === true;
   const types = intOrString ? ["integer", "string"] : s.type ? [s.type] : [];
   const node: {
@@ -96,9 +131,20 @@ function compileNode(input: unknown, path: string, ctx: Context): CompiledNode {
   return node;
 }
 
+/** Options of {@link compileSchema}. */
+export interface CompileSchemaOptions {
+  /**
+   * Resolves `$ref`s (`#/components/schemas/<name>`): a node that is a `$ref`, or
+   * `allOf: [{$ref}]` beside a description, compiles as the referenced schema, each
+   * referenced schema once. Without it `$ref`s are ignored, as in CRD schemas (which may not
+   * use them).
+   */
+  readonly resolveRef?: (ref: string) => SchemaProps | undefined;
+}
+
 /**
- * Compiles a CRD version's `openAPIV3Schema` into the form validation, pruning and
- * defaulting reuse on every request.
+ * Compiles a CRD version's `openAPIV3Schema` (or a built-in kind's component schema, with
+ * `resolveRef`) into the form validation, pruning and defaulting reuse on every request.
  *
  * Like kube-apiserver's structural schema plus its OpenAPI validator, but built once per
  * CRD version: patterns are translated from RE2 and compiled (identical patterns share one
@@ -116,8 +162,17 @@ function compileNode(input: unknown, path: string, ctx: Context): CompiledNode {
  * compiled.root.properties?.get("spec")?.subtreeHasDefault; // true
  * ```
  */
-export function compileSchema(root: SchemaProps): CompiledSchema {
-  const ctx: Context = { patterns: new Map(), invalidPatterns: [], hasCelRules: false };
+export function compileSchema(
+  root: SchemaProps,
+  opts: CompileSchemaOptions = {},
+): CompiledSchema {
+  const ctx: Context = {
+    patterns: new Map(),
+    invalidPatterns: [],
+    hasCelRules: false,
+    resolveRef: opts.resolveRef,
+    refs: new Map(),
+  };
   const compiled = compileNode(root, "", ctx);
   return { root: compiled, hasCelRules: ctx.hasCelRules, invalidPatterns: ctx.invalidPatterns };
 }

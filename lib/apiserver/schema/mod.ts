@@ -32,7 +32,7 @@ export type {
   ValidationRule,
 } from "./types.ts";
 export { compilePattern } from "./compile_pattern.ts";
-export { compileSchema } from "./compile_schema.ts";
+export { compileSchema, type CompileSchemaOptions } from "./compile_schema.ts";
 export { structuralErrors } from "./structural_errors.ts";
 export { OBJECT_META_FIELDS, pruneObject } from "./prune_object.ts";
 export type { PruneResult } from "./prune_object.ts";
