@@ -66,7 +66,8 @@ export interface TestApi {
   readonly fetch: typeof fetch;
   /** Scripted faults: conflicts, 410 Gone, dropped watches, 429s, lost answers, delays. */
   readonly faults: TestApiFaults;
-  /** The object now, or `undefined` (throws for a resource that is not served). */
+  /** The object now, or `undefined`; `namespace` defaults to `default` for namespaced kinds
+   * (throws for a resource that is not served). */
   get<T extends KubeObject = KubeObject>(
     resource: ResourceSpec,
     name: string,
@@ -104,7 +105,8 @@ const address = "test-api.invalid";
  * and only scheduled work (a delay fault, a client retry) needs virtual time; a watch sees
  * each change in the same instant it is made. `await api.clock.advance(ms)` runs everything
  * due, letting Promises settle between instants (see `virtualTime()`).
- * Assumptions: code under test takes its timers from `api.clock.scheduler`.
+ * Assumptions: code under test takes its timers from `api.clock.scheduler` (give it that and
+ * `api.client()`), and only awaits this API's answers and its own timers.
  * Caveats: CEL rules (`x-kubernetes-validations`) and CRD validation are not checked, pods
  * are never scheduled or run, and uids and generated names are random; use the embedded
  * API server (`startApiServer`) for those.
@@ -122,7 +124,19 @@ const address = "test-api.invalid";
  * const stale = await client.replace({ ...cm, metadata: { name: "a", resourceVersion: "1" } });
  * stale._tag; // "Left": 409
  * await api.clock.advance(50); // timers of the code under test run, Promises settle
- * api.get({ apiVersion: "v1", kind: "ConfigMap" }, "a", "default")?.data; // { k: "v" }
+ * api.get({ apiVersion: "v1", kind: "ConfigMap" }, "a")?.data; // { k: "v" }
+ * ```
+ *
+ * Code on the same clock, e.g. an informer, is advanced until what the test waits for holds:
+ * ```ts
+ * import { createTestApi } from "./mod.ts";
+ * import { informers } from "../informer/mod.ts";
+ * using api = createTestApi();
+ * const pods = informers(api.client(), { scheduler: api.clock.scheduler })
+ *   .informer({ apiVersion: "v1", kind: "Pod" });
+ * const sub = pods.deltas$.subscribe();
+ * await api.clock.advanceUntil(() => pods.hasSynced()); // virtual ms it took: no sleeps
+ * sub.unsubscribe();
  * ```
  */
 export function createTestApi(options: TestApiOptions = {}): TestApi {

@@ -50,8 +50,8 @@ export {
 export type {
   FaultEffect,
   FaultRule,
-  RequestFacts,
   RemoveFault,
+  RequestFacts,
   RequestVerb,
   TestApiFaults,
 } from "./test_api_faults.ts";
