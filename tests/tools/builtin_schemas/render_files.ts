@@ -6,7 +6,7 @@
  * @module
  */
 import type { Built, Node } from "./build_schemas.ts";
-import { CLIENT_NODE } from "./read_formats.ts";
+import { CLIENT_NODE } from "./client_node_models.ts";
 import { KUBERNETES_TYPES } from "./read_types.ts";
 
 const REF = "#/components/schemas/";
