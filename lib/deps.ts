@@ -27,6 +27,7 @@ export {
   ReplaySubject,
   share,
   Subject,
+  Subscriber,
   Subscription,
   takeUntil,
   tap,
@@ -38,7 +39,6 @@ export type {
   Observer,
   OperatorFunction,
   SchedulerLike,
-  Subscriber,
   TeardownLogic,
 } from "npm:rxjs@7.8.2";
 export * as rx from "npm:rxjs@7.8.2";

@@ -1,115 +1,17 @@
 /**
- * Pure translation of a CustomResourceDefinition into the resources it serves: one
- * {@link ResourceInfo} per served version, with schema admission, printer columns, scale
- * paths and selectable fields.
+ * Pure translation of a CustomResourceDefinition into the resources it serves, CEL rules
+ * included (see `custom_resource_infos.ts` for the translation itself).
  *
  * @module
  */
-import type { k8sApiextensions } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
-import { humanDuration } from "../core/time.ts";
-import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
-import { compileSchema, processCustomResource } from "./schema/mod.ts";
+import type { ResourceInfo } from "./resource_info.ts";
 import { celValidator } from "./cel/mod.ts";
-import { applySchemaFromOpenApi } from "./apply/mod.ts";
-import { compileJsonPath, evalJsonPath, renderJsonPathCell } from "./jsonpath.ts";
+import { type Crd, customResourceInfos } from "./custom_resource_infos.ts";
 
-/** A CRD as stored. */
-export type Crd = k8sApiextensions.CustomResourceDefinition;
-type CrdVersion = k8sApiextensions.CustomResourceDefinitionVersion;
-type PrinterColumn = k8sApiextensions.CustomResourceColumnDefinition;
+export type { Crd } from "./custom_resource_infos.ts";
 
-function column(c: PrinterColumn): TableColumn | undefined {
-  const compiled = compileJsonPath(c.jsonPath);
-  if (compiled._tag === "Left") return undefined;
-  const path = compiled.right;
-  const type =
-    (["integer", "number", "boolean", "date", "string"].includes(c.type)
-      ? c.type
-      : "string") as TableColumn["type"];
-  return {
-    name: c.name,
-    type,
-    format: c.format ?? "",
-    description: c.description ??
-      `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
-    priority: c.priority ?? 0,
-    cell: (obj: KubeObject, now: number) => {
-      const v = renderJsonPathCell(path, obj, { columnType: type, multiple: "join" });
-      if (type !== "date" || typeof v !== "string") return v ?? undefined;
-      const t = Date.parse(v);
-      return Number.isNaN(t) ? "<invalid>" : humanDuration(now - t);
-    },
-  };
-}
-
-function fieldGetter(jsonPath: string): ((obj: KubeObject) => string | undefined) | undefined {
-  const compiled = compileJsonPath(jsonPath);
-  if (compiled._tag === "Left") return undefined;
-  return (obj) => {
-    const [v] = evalJsonPath(compiled.right, obj);
-    return v === undefined || v === null ? "" : String(v);
-  };
-}
-
-function versionInfo(crd: Crd, v: CrdVersion, storageKey: string): ResourceInfo {
-  const { group, names, scope } = crd.spec;
-  const root = v.schema?.openAPIV3Schema ??
-    { type: "object", "x-kubernetes-preserve-unknown-fields": true };
-  const compiled = compileSchema(root);
-  const columns = (v.additionalPrinterColumns ?? []).map(column).filter((c): c is TableColumn =>
-    !!c
-  );
-  const fieldSelectors: Record<string, (o: KubeObject) => string | undefined> = {};
-  for (const f of v.selectableFields ?? []) {
-    const getter = fieldGetter(f.jsonPath);
-    if (getter) fieldSelectors[f.jsonPath.replace(/^\./, "")] = getter;
-  }
-  const scale = v.subresources?.scale;
-  return {
-    group,
-    version: v.name,
-    plural: names.plural,
-    singular: names.singular ?? names.kind.toLowerCase(),
-    kind: names.kind,
-    listKind: names.listKind ?? `${names.kind}List`,
-    namespaced: scope === "Namespaced",
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
-    storageKey,
-    hasStatus: v.subresources?.status !== undefined,
-    scale: scale
-      ? {
-        specReplicasPath: scale.specReplicasPath,
-        statusReplicasPath: scale.statusReplicasPath,
-        labelSelectorPath: scale.labelSelectorPath,
-      }
-      : undefined,
-    extraSubresources: [],
-    hasGeneration: true,
-    allowUnconditionalUpdate: false,
-    returnDeletedObject: false,
-    nameRule: "subdomain",
-    fieldSelectors,
-    columns: v.additionalPrinterColumns?.length ? columns : [ageColumn],
-    isCustom: true,
-    strategicMerge: false,
-    applySchema: applySchemaFromOpenApi(root),
-    schema: {
-      admit: (obj, fieldValidation, old) => {
-        const r = processCustomResource(obj, compiled, {
-          fieldValidation,
-          ...(compiled.hasCelRules
-            ? { celValidator: celValidator(old ? { oldObject: old } : {}) }
-            : {}),
-        });
-        return r.ok
-          ? { ok: true, object: r.object as KubeObject, warnings: r.warnings }
-          : { ok: false, reason: r.reason, errors: r.errors };
-      },
-    },
-  };
-}
+const cel = (oldObject: KubeObject | undefined) => celValidator(oldObject ? { oldObject } : {});
 
 /**
  * The resources a CRD serves: one per served version.
@@ -129,6 +31,5 @@ function versionInfo(crd: Crd, v: CrdVersion, storageKey: string): ResourceInfo 
  * ```
  */
 export function crdResourceInfos(crd: Crd): ResourceInfo[] {
-  const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
-  return crd.spec.versions.filter((v) => v.served).map((v) => versionInfo(crd, v, storageKey));
+  return customResourceInfos(crd, { cel });
 }

@@ -246,3 +246,6 @@ export function handleWatch(
     headers: { "content-type": "application/json", "cache-control": "no-cache, private" },
   });
 }
+
+/** Checks the streaming-list parameters of a watch (422 when inconsistent). */
+export { validate as validateWatchQuery };

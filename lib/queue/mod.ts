@@ -1,5 +1,10 @@
 /**
- * The workqueue as an RxJS operator, and the rate limiters it retries with.
+ * The workqueue as RxJS operators, and the rate limiters it retries with.
+ *
+ * `workqueue()` closes five operators into a loop with `feedbackLoop()`: `delayUntilDue`
+ * (requeues and retries wait), `dedupByKey` (never the same key twice at once), `rateLimit`
+ * (outcomes and backoff), `prioritize` (live keys before initial ones, with ageing) and
+ * `runConcurrently` (bounded workers). They talk through {@link QueueSignal}s.
  *
  * ```ts
  * import { from, rx } from "../deps.ts";
@@ -19,6 +24,13 @@
  */
 export { workqueue } from "./workqueue.ts";
 export type { Process, WorkqueueOptions } from "./workqueue.ts";
+export { feedbackLoop, type FeedbackLoopOptions } from "./feedback_loop.ts";
+export { delayUntilDue, type DelayUntilDueOptions } from "./delay_until_due.ts";
+export { dedupByKey, type DedupByKeyOptions } from "./dedup_by_key.ts";
+export { rateLimit, type RateLimitOptions } from "./rate_limit.ts";
+export { prioritize, type PrioritizeOptions } from "./prioritize.ts";
+export { runConcurrently, type RunConcurrentlyOptions } from "./run_concurrently.ts";
+export type { DrainMode, QueueSignal, RunResult, SignalOf } from "./queue_signal.ts";
 export type { Priority, ProcessResult, QueueInput, RunOutcome } from "./run_outcome.ts";
 export type { RateLimiter } from "./rate_limiter.ts";
 export { exponentialBackoff } from "./exponential_backoff.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ObjectKey } from "../core/key.ts";
+import type { ObservableInput } from "../deps.ts";
 
 /**
  * How urgent an add is. `"live"`: a change seen on a watch. `"initial"`: a key from an initial
@@ -76,3 +77,12 @@ export type RunOutcome =
     readonly retryInMs: number | null;
   }
   | { readonly type: "dropped"; readonly key: ObjectKey };
+
+/**
+ * Processes one key: resolve (or emit / complete) with a {@link ProcessResult}, reject (or error)
+ * on failure. Only the first value counts. `signal` aborts when the workqueue is unsubscribed.
+ */
+export type Process = (
+  key: ObjectKey,
+  context: { readonly signal: AbortSignal },
+) => ObservableInput<ProcessResult>;

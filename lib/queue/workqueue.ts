@@ -1,31 +1,21 @@
 /**
- * The workqueue as one RxJS operator: keys in, one outcome per run out.
+ * The workqueue: its operators closed into one loop, keys in and one outcome per run out.
  *
  * @module
  */
 import type { ObjectKey } from "../core/key.ts";
-import {
-  asyncScheduler,
-  from,
-  Observable,
-  type ObservableInput,
-  type OperatorFunction,
-  type SchedulerLike,
-  type Subscription,
-} from "../deps.ts";
-import { createQueueState, type RunEnd } from "./create_queue_state.ts";
+import { asyncScheduler, type OperatorFunction, type SchedulerLike } from "../deps.ts";
+import { dedupByKey } from "./dedup_by_key.ts";
+import { delayUntilDue } from "./delay_until_due.ts";
+import { feedbackLoop } from "./feedback_loop.ts";
+import { prioritize } from "./prioritize.ts";
 import type { QueueMetricsSink } from "./queue_metrics.ts";
+import { rateLimit } from "./rate_limit.ts";
 import type { RateLimiter } from "./rate_limiter.ts";
-import type { ProcessResult, QueueInput, RunOutcome } from "./run_outcome.ts";
+import { type Process, runConcurrently } from "./run_concurrently.ts";
+import type { QueueInput, RunOutcome } from "./run_outcome.ts";
 
-/**
- * Processes one key: resolve (or emit / complete) with a {@link ProcessResult}, reject (or error)
- * on failure. Only the first value counts. `signal` aborts when the workqueue is unsubscribed.
- */
-export type Process = (
-  key: ObjectKey,
-  context: { readonly signal: AbortSignal },
-) => ObservableInput<ProcessResult>;
+export type { Process } from "./run_concurrently.ts";
 
 /** Options of {@link workqueue}; every one has a default. */
 export interface WorkqueueOptions {
@@ -36,7 +26,7 @@ export interface WorkqueueOptions {
   readonly limiter?: RateLimiter;
   /** An `"initial"` key queued this long gets every other turn against live keys. Default 10,000 ms. */
   readonly agingMs?: number;
-  /** Clock and timers. Default `asyncScheduler`. */
+  /** Clock and timers of every operator. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Receives metrics as they happen (see `createQueueMetrics()`). Default none. */
   readonly metrics?: QueueMetricsSink;
@@ -49,22 +39,6 @@ export interface WorkqueueOptions {
   readonly isTerminal?: (error: unknown, key: ObjectKey) => boolean;
 }
 
-const isThenable = (x: unknown): x is PromiseLike<unknown> =>
-  typeof (x as PromiseLike<unknown> | null)?.then === "function";
-
-type Done = Exclude<RunEnd, { type: "failed" }>;
-
-/** Turns a successful result into a run end, or an error message when it is malformed. */
-function endOf(key: ObjectKey, value: unknown): Done | string {
-  if (value === undefined || value === null) return { type: "done" };
-  const after = (value as { requeueAfterMs?: unknown }).requeueAfterMs;
-  if (after === undefined) return { type: "done" };
-  if (typeof after !== "number" || !(after >= 0)) {
-    return `Cannot requeue key "${key}": requeueAfterMs must be a number >= 0, got ${after}`;
-  }
-  return { type: "requeue", afterMs: after };
-}
-
 /**
  * Runs `process` for each key with client-go's workqueue guarantees and emits one
  * {@link RunOutcome} per run (plus `dropped` ones at completion):
@@ -75,6 +49,11 @@ function endOf(key: ObjectKey, value: unknown): Done | string {
  *   limiter's delay; success resets the key's backoff; an add cancels a pending delay;
  * - `"initial"` keys (initial list, resync) wait behind live keys, but once queued for
  *   `agingMs` they get every other turn, so neither starves.
+ *
+ * It is made of five operators closed into a loop by `feedbackLoop()`, each on the same
+ * scheduler: `delayUntilDue` (requeues and retries wait here), `dedupByKey` (the rules above),
+ * `rateLimit` (outcomes, backoff, terminal errors), `prioritize` (the ready queue and its lanes)
+ * and `runConcurrently` (the workers). Compose them yourself for another queue.
  *
  * Completion follows `drain`. Unsubscribing cancels timers and Observable runs and aborts the
  * `signal` given to `process`.
@@ -94,7 +73,7 @@ function endOf(key: ObjectKey, value: unknown): Done | string {
  * @example
  * ```ts
  * import { from, rx } from "../deps.ts";
- * import { workqueue } from "./workqueue.ts";
+ * import { workqueue } from "./mod.ts";
  * const seen: string[] = [];
  * const outcomes = from(["a", "b", "a"]).pipe(
  *   workqueue(async (key) => void seen.push(key), { concurrency: 2 }),
@@ -107,161 +86,28 @@ export function workqueue(
   process: Process,
   options: WorkqueueOptions = {},
 ): OperatorFunction<QueueInput, RunOutcome> {
-  const concurrency = options.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(
-      `Cannot create workqueue: concurrency must be an integer >= 1, got ${concurrency}`,
-    );
-  }
   const scheduler = options.scheduler ?? asyncScheduler;
-  const { metrics, isTerminal } = options;
-  const drain = options.drain ?? "ready";
-  return (source) =>
-    new Observable<RunOutcome>((subscriber) => {
-      const state = createQueueState({ limiter: options.limiter, agingMs: options.agingMs });
-      const abort = new AbortController();
-      const context = { signal: abort.signal };
-      const inflight = new Set<Subscription>();
-      let running = 0, inputDone = false, closed = false, pumping = false, again = false;
-      let timer: Subscription | undefined, timerDueMs = Infinity;
-
-      const finish = (key: ObjectKey, startMs: number, ok: boolean, value: unknown) => {
-        running--;
-        const nowMs = scheduler.now();
-        const durationMs = nowMs - startMs;
-        metrics?.finished(key, durationMs);
-        const checked = ok ? endOf(key, value) : value;
-        const end = ok && typeof checked !== "string" ? checked as Done : undefined;
-        const error = end === undefined && ok ? new TypeError(checked as string) : value;
-        const terminal = end === undefined && isTerminal !== undefined && isTerminal(error, key);
-        const next = state.finish(key, end ?? { type: "failed", terminal }, nowMs);
-        if (end === undefined && !terminal) metrics?.retried();
-        subscriber.next(
-          end === undefined
-            ? {
-              type: "failed",
-              key,
-              durationMs,
-              error,
-              failures: next.failures,
-              retryInMs: next.delayMs,
-            }
-            : end.type === "done"
-            ? { type: "done", key, durationMs }
-            : { type: "requeued", key, durationMs, afterMs: end.afterMs },
-        );
-        pump();
-      };
-
-      const start = (key: ObjectKey, startMs: number) => {
-        running++;
-        let settled = false;
-        let sub: Subscription | undefined;
-        const settle = (ok: boolean, value: unknown) => {
-          if (settled || closed) return;
-          settled = true;
-          if (sub !== undefined) {
-            inflight.delete(sub);
-            sub.unsubscribe();
-          }
-          finish(key, startMs, ok, value);
-        };
-        let result: ObservableInput<ProcessResult>;
-        let run$;
-        try {
-          result = process(key, context);
-          if (isThenable(result)) {
-            result.then((v) => settle(true, v), (e) => settle(false, e));
-            return;
-          }
-          run$ = from(result); // throws when process returned no ObservableInput
-        } catch (e) {
-          return settle(false, e);
-        }
-        const s = run$.subscribe({
-          next: (v) => settle(true, v),
-          error: (e) => settle(false, e),
-          complete: () => settle(true, undefined),
-        });
-        if (settled) s.unsubscribe();
-        else inflight.add(sub = s);
-      };
-
-      const armTimer = (nowMs: number) => {
-        if (state.waiting === 0) return;
-        const due = state.nextDueMs();
-        if (due === undefined || due >= timerDueMs) return;
-        timer?.unsubscribe();
-        timerDueMs = due;
-        timer = scheduler.schedule(() => {
-          timer = undefined;
-          timerDueMs = Infinity;
-          pump();
-        }, Math.max(0, due - nowMs));
-      };
-
-      const emitDropped = (keys: ObjectKey[]) => {
-        for (const key of keys) subscriber.next({ type: "dropped", key });
-      };
-
-      function pump(): void {
-        if (pumping) {
-          again = true;
-          return;
-        }
-        pumping = true;
-        try {
-          do {
-            again = false;
-            const nowMs = scheduler.now();
-            if (state.waiting > 0) state.tick(nowMs);
-            if (inputDone) {
-              if (drain !== "all" && state.waiting > 0) emitDropped(state.dropWaiting());
-              if (drain === "none" && state.depth > 0) emitDropped(state.dropQueued());
-            }
-            while (running < concurrency && !closed) {
-              const taken = state.take(nowMs);
-              if (taken === undefined) break;
-              metrics?.started(taken.key, taken.queuedMs, nowMs);
-              start(taken.key, nowMs);
-            }
-            metrics?.depth(state.depth);
-            if (closed) return;
-            if (inputDone && running === 0 && state.depth === 0 && state.waiting === 0) {
-              timer?.unsubscribe();
-              subscriber.complete();
-              return;
-            }
-            armTimer(nowMs);
-          } while (again);
-        } finally {
-          pumping = false;
-        }
-      }
-
-      const input = source.subscribe({
-        next: (item) => {
-          const key = typeof item === "string" ? item : item.key;
-          const priority = typeof item === "string" ? "live" : item.priority ?? "live";
-          if (state.add(key, priority, scheduler.now())) metrics?.added();
-          // With every worker busy, a run's end will pick the key up; skip the pump.
-          if (running < concurrency) pump();
-          else metrics?.depth(state.depth);
-        },
-        error: (e) => subscriber.error(e),
-        complete: () => {
-          inputDone = true;
-          pump();
-        },
-      });
-
-      return () => {
-        closed = true;
-        abort.abort();
-        timer?.unsubscribe();
-        for (const s of inflight) s.unsubscribe();
-        inflight.clear();
-        input.unsubscribe();
-      };
-    });
+  const { metrics, limiter, isTerminal, agingMs, concurrency } = options;
+  const delay = delayUntilDue({ scheduler });
+  const dedup = dedupByKey({ scheduler, ...(metrics ? { metrics } : {}) });
+  const limit = rateLimit({
+    scheduler,
+    ...(limiter ? { limiter } : {}),
+    ...(isTerminal ? { isTerminal } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
+  const lanes = prioritize({
+    scheduler,
+    ...(agingMs !== undefined ? { agingMs } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
+  const run = runConcurrently(process, {
+    scheduler,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
+  return feedbackLoop(
+    (signal$) => signal$.pipe(delay, dedup, limit, lanes, run),
+    options.drain ? { drain: options.drain } : {},
+  );
 }

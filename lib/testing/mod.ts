@@ -26,7 +26,13 @@
  * @module
  */
 export { freezeDeep } from "./freeze_deep.ts";
-export { type VirtualTime, virtualTime } from "./virtual_time.ts";
+export {
+  type AdvanceUntilOptions,
+  type VirtualTime,
+  virtualTime,
+  type VirtualTimeOptions,
+} from "./virtual_time.ts";
+export { settle } from "./settle.ts";
 export {
   script,
   type ScriptOptions,
@@ -35,4 +41,18 @@ export {
   type WatchScript,
 } from "./script.ts";
 export { reorderUnrelated } from "./reorder_unrelated.ts";
+export {
+  createTestApi,
+  type TestApi,
+  type TestApiOptions,
+  type TestClientOptions,
+} from "./create_test_api.ts";
+export type {
+  FaultEffect,
+  FaultRule,
+  RemoveFault,
+  RequestFacts,
+  RequestVerb,
+  TestApiFaults,
+} from "./test_api_faults.ts";
 export { scriptFromChoices, type ScriptFromChoicesOptions } from "./script_from_choices.ts";

@@ -12,7 +12,9 @@ import { freezeDeep } from "./freeze_deep.ts";
 
 /** One scripted event and the virtual time (ms) at which it is emitted. */
 export interface TimedEvent<T> {
+  /** Virtual ms from the start of the stream. */
   readonly atMs: number;
+  /** The event emitted then. */
   readonly event: WatchEvent<T>;
 }
 

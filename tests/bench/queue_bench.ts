@@ -1,9 +1,12 @@
 /**
  * Workqueue throughput: keys per second through dedup + the default limiter, no failures,
- * against a plain Set + array queue doing the same dedup. keys/s = adds / (time per iteration).
+ * against a plain Set + array queue doing the same dedup (the baseline), and against the
+ * single-operator workqueue the composed operators replaced (tests/queue/_reference_workqueue.ts),
+ * so one run gives the before / after ratio. keys/s = adds / (time per iteration).
  */
 import { from, rx } from "../../lib/deps.ts";
 import { workqueue } from "../../lib/queue/workqueue.ts";
+import { referenceWorkqueue } from "../queue/_reference_workqueue.ts";
 
 const ADDS = 100_000;
 const distinct = Array.from({ length: ADDS }, (_, i) => `ns-${i % 100}/obj-${i}`);
@@ -11,11 +14,16 @@ const repeated = Array.from({ length: ADDS }, (_, i) => `ns-${i % 100}/obj-${i %
 const noop = (): Promise<void> => Promise.resolve();
 
 /** Pushes every key through the workqueue and waits until it completes. */
-function viaWorkqueue(keys: string[], concurrency: number): Promise<unknown> {
-  return rx.lastValueFrom(from(keys).pipe(workqueue(noop, { concurrency })), {
+function viaWorkqueue(
+  keys: string[],
+  concurrency: number,
+  queue: typeof workqueue = workqueue,
+): Promise<unknown> {
+  return rx.lastValueFrom(from(keys).pipe(queue(noop, { concurrency })), {
     defaultValue: undefined,
   });
 }
+const single = referenceWorkqueue as typeof workqueue;
 
 /** The same dedup with a Set and an array: dirty set, processing set, FIFO, re-add after run. */
 function viaSetAndArray(keys: string[], concurrency: number): Promise<void> {
@@ -59,6 +67,11 @@ for (const concurrency of [1, 16]) {
   }, async () => {
     await viaWorkqueue(distinct, concurrency);
   });
+  Deno.bench(`single-operator workqueue (before): ${ADDS} distinct keys, c ${concurrency}`, {
+    group: `distinct-c${concurrency}`,
+  }, async () => {
+    await viaWorkqueue(distinct, concurrency, single);
+  });
   Deno.bench(`Set + array: ${ADDS} distinct keys, concurrency ${concurrency}`, {
     group: `distinct-c${concurrency}`,
     baseline: true,
@@ -70,6 +83,11 @@ Deno.bench(`workqueue: ${ADDS} adds of 10,000 keys, concurrency 16`, {
   group: "repeated",
 }, async () => {
   await viaWorkqueue(repeated, 16);
+});
+Deno.bench(`single-operator workqueue (before): ${ADDS} adds of 10,000 keys, c 16`, {
+  group: "repeated",
+}, async () => {
+  await viaWorkqueue(repeated, 16, single);
 });
 Deno.bench(`Set + array: ${ADDS} adds of 10,000 keys, concurrency 16`, {
   group: "repeated",

@@ -1,70 +1,59 @@
 import assert from "node:assert/strict";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import type { Client } from "../../lib/client/client_types.ts";
 import type { LogFields, Logger } from "../../lib/core/logger.ts";
 import { Subject, type Subscription } from "../../lib/deps.ts";
 import { leaderElection, type Lease, leaseResource } from "../../lib/leader/mod.ts";
+import { createTestApi, type TestApi } from "../../lib/testing/mod.ts";
 
-// Small durations keep the suite fast: the Lease records 1 s (leaseDurationSeconds is whole).
-const timing = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+// client-go's recommended durations: on virtual time they cost nothing.
+const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+/** The longest wait between two tries of a non-leader: the retry period plus 1.2x jitter. */
+const maxRetryMs = 2.2 * timing.retryPeriodMs;
 
-/** A candidate: its client (whose fetch can be cut), its transitions with timestamps. */
+/** A candidate: its transitions with virtual timestamps, and whether it stopped. */
 interface Candidate {
   readonly identity: string;
-  readonly client: Client;
   readonly transitions: { leading: boolean; atMs: number }[];
-  readonly stopped: Promise<string>;
-  partition(): void;
+  /** The holder it saw last, once it stopped. */
+  stopped?: string;
   sub?: Subscription;
 }
 
-async function candidate(
-  kubeconfig: string,
+function candidate(
+  api: TestApi,
   identity: string,
   extra: { releaseOnStop?: boolean; stop$?: Subject<void> } = {},
-): Promise<Candidate> {
-  let cut = false;
-  const cutFetch: typeof fetch = (input, init) =>
-    cut ? Promise.reject(new TypeError("partitioned")) : fetch(input, init);
-  const made = await clientFromKubeconfig(kubeconfig, { fetch: cutFetch, maxRetries: 0 });
-  if (made._tag === "Left") throw new Error(made.left.message);
-  const { promise: stopped, resolve } = Promise.withResolvers<string>();
+): Candidate {
+  const c: Candidate = { identity, transitions: [] };
   const logger: Logger = {
     debug: () => {},
     warn: () => {},
     error: () => {},
     info: (msg: string, fields?: LogFields) => {
-      if (msg === "leader election stopped") resolve(String(fields?.holder));
+      if (msg === "leader election stopped") c.stopped = String(fields?.holder);
     },
   };
-  const c: Candidate = {
+  // The identity is also the client's User-Agent, so faults can cut one candidate off.
+  const client = api.client({ userAgent: identity, maxRetries: 0 });
+  c.sub = leaderElection(client, {
+    name: "ctl",
     identity,
-    client: made.right,
-    transitions: [],
-    stopped,
-    partition: () => void (cut = true),
-  };
-  c.sub = leaderElection(made.right, { name: "ctl", identity, ...timing, logger, ...extra })
-    .subscribe((leading) => c.transitions.push({ leading, atMs: performance.now() }));
+    ...timing,
+    logger,
+    scheduler: api.clock.scheduler,
+    random: () => 0.5,
+    ...extra,
+  }).subscribe((leading) => c.transitions.push({ leading, atMs: api.clock.now() }));
   return c;
 }
 
 /** Unsubscribes; the candidate stops leading (synchronously) at this moment. */
-function unsubscribe(c: Candidate): void {
+function unsubscribe(api: TestApi, c: Candidate): void {
   c.sub?.unsubscribe();
-  if (leads(c)) c.transitions.push({ leading: false, atMs: performance.now() });
+  if (leads(c)) c.transitions.push({ leading: false, atMs: api.clock.now() });
 }
 
 const leads = (c: Candidate) => c.transitions.at(-1)?.leading === true;
-
-async function until(what: string, cond: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = performance.now();
-  while (!cond()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`Timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const becameLeaderAt = (c: Candidate) => c.transitions.findLast((t) => t.leading)!.atMs;
 
 /** Leadership intervals [start, end) of a candidate (an open one ends at `endMs`). */
 function intervals(c: Candidate, endMs: number): [number, number][] {
@@ -78,10 +67,9 @@ function intervals(c: Candidate, endMs: number): [number, number][] {
   return out;
 }
 
-function assertNoOverlap(a: Candidate, b: Candidate): void {
-  const end = performance.now();
-  for (const [s1, e1] of intervals(a, end)) {
-    for (const [s2, e2] of intervals(b, end)) {
+function assertNoOverlap(api: TestApi, a: Candidate, b: Candidate): void {
+  for (const [s1, e1] of intervals(a, api.clock.now())) {
+    for (const [s2, e2] of intervals(b, api.clock.now())) {
       assert.ok(
         e1 <= s2 || e2 <= s1,
         `${a.identity} [${s1},${e1}) overlaps ${b.identity} [${s2},${e2})`,
@@ -90,117 +78,102 @@ function assertNoOverlap(a: Candidate, b: Candidate): void {
   }
 }
 
-async function withServer(run: (kubeconfig: string, server: Client) => Promise<void>) {
-  const server = await startApiServer();
-  const made = await clientFromKubeconfig(server.kubeconfig);
-  if (made._tag === "Left") throw new Error(made.left.message);
-  try {
-    await run(server.kubeconfig, made.right);
-  } finally {
-    made.right.close();
-    await server.close();
-  }
-}
+const lease = (api: TestApi) => api.get<Lease>(leaseResource, "ctl", "default")!;
 
-async function readLease(client: Client): Promise<Lease> {
-  const r = await client.get<Lease>(leaseResource, "ctl", { namespace: "default" });
-  if (r._tag === "Left") throw new Error(r.left.message);
-  return r.right;
-}
-
-async function shutDown(...cs: Candidate[]): Promise<void> {
-  for (const c of cs) unsubscribe(c);
-  await Promise.all(cs.map((c) => c.stopped));
-  for (const c of cs) c.client.close();
+async function shutDown(api: TestApi, ...cs: Candidate[]): Promise<void> {
+  for (const c of cs) unsubscribe(api, c);
+  await api.clock.advanceUntil(() => cs.every((c) => c.stopped !== undefined), { what: "stop" });
 }
 
 Deno.test("leaderElection() lets exactly one of two candidates lead and records it in the Lease", async () => {
-  await withServer(async (kubeconfig, client) => {
-    const a = await candidate(kubeconfig, "a");
-    const b = await candidate(kubeconfig, "b");
-    await until("a leader", () => leads(a) || leads(b));
-    await new Promise((r) => setTimeout(r, 400));
-    assert.equal([a, b].filter(leads).length, 1);
-    const leader = leads(a) ? a : b;
-    const lease = await readLease(client);
-    assert.equal(lease.spec?.holderIdentity, leader.identity);
-    assert.equal(lease.spec?.leaseDurationSeconds, 1);
-    assert.match(lease.spec?.renewTime ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    assert.equal(lease.spec?.leaseTransitions, 0);
-    assertNoOverlap(a, b);
-    await shutDown(a, b);
-  });
+  using api = createTestApi();
+  const a = candidate(api, "a");
+  const b = candidate(api, "b");
+  await api.clock.advanceUntil(() => leads(a) || leads(b), { what: "a leader" });
+  await api.clock.advance(60_000); // renewals go on, nobody else takes over
+  assert.equal([a, b].filter(leads).length, 1);
+  const leader = leads(a) ? a : b;
+  assert.equal(lease(api).spec?.holderIdentity, leader.identity);
+  assert.equal(lease(api).spec?.leaseDurationSeconds, 15);
+  // MicroTime, renewed within the last retry period.
+  const renewed = Date.parse(lease(api).spec!.renewTime!);
+  assert.match(lease(api).spec!.renewTime!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  assert.ok(api.clock.now() - renewed <= timing.retryPeriodMs, "renewed at every retry period");
+  assert.equal(lease(api).spec?.leaseTransitions, 0);
+  assertNoOverlap(api, a, b);
+  await shutDown(api, a, b);
 });
 
-Deno.test("leaderElection() hands over well within the lease duration when the leader releases", async () => {
-  await withServer(async (kubeconfig, client) => {
-    const a = await candidate(kubeconfig, "a");
-    await until("a leads", () => leads(a));
-    const b = await candidate(kubeconfig, "b");
-    await new Promise((r) => setTimeout(r, 150));
-    assert.ok(!leads(b));
-    const releasedAt = performance.now();
-    unsubscribe(a);
-    assert.equal(await a.stopped, "");
-    await until("b leads", () => leads(b));
-    assert.ok(b.transitions.at(-1)!.atMs - releasedAt < 500, "b took over quickly");
-    assert.equal((await readLease(client)).spec?.leaseTransitions, 1);
-    assertNoOverlap(a, b);
-    await shutDown(b);
-  });
+Deno.test("leaderElection() hands over within one retry period when the leader releases", async () => {
+  using api = createTestApi();
+  const a = candidate(api, "a");
+  await api.clock.advanceUntil(() => leads(a), { what: "a leads" });
+  const b = candidate(api, "b");
+  await api.clock.advance(5_000);
+  assert.ok(!leads(b));
+  const releasedAt = api.clock.now();
+  unsubscribe(api, a);
+  await api.clock.advanceUntil(() => leads(b), { what: "b leads" });
+  assert.equal(a.stopped, "");
+  assert.ok(
+    becameLeaderAt(b) - releasedAt <= timing.retryPeriodMs * 1.2,
+    "b took over at its next try",
+  );
+  assert.equal(lease(api).spec?.leaseTransitions, 1);
+  assertNoOverlap(api, a, b);
+  await shutDown(api, b);
 });
 
 Deno.test("leaderElection() with stop$ emits false, releases the Lease, then completes", async () => {
-  await withServer(async (kubeconfig, client) => {
-    const stop$ = new Subject<void>();
-    const a = await candidate(kubeconfig, "a", { stop$ });
-    await until("a leads", () => leads(a));
-    stop$.next();
-    assert.equal(await a.stopped, "");
-    assert.deepEqual(a.transitions.map((t) => t.leading), [false, true, false]);
-    const lease = await readLease(client);
-    assert.equal(lease.spec?.holderIdentity, "");
-    assert.equal(lease.spec?.leaseDurationSeconds, 1);
-    a.client.close();
-  });
+  using api = createTestApi();
+  const stop$ = new Subject<void>();
+  const a = candidate(api, "a", { stop$ });
+  await api.clock.advanceUntil(() => leads(a), { what: "a leads" });
+  stop$.next();
+  await api.clock.advanceUntil(() => a.stopped !== undefined, { what: "stopped" });
+  assert.equal(a.stopped, "");
+  assert.deepEqual(a.transitions.map((t) => t.leading), [false, true, false]);
+  assert.equal(lease(api).spec?.holderIdentity, "");
+  assert.equal(lease(api).spec?.leaseDurationSeconds, 1);
 });
 
-Deno.test("leaderElection() hands over after about the lease duration when the leader dies", async () => {
-  await withServer(async (kubeconfig) => {
-    const a = await candidate(kubeconfig, "a", { releaseOnStop: false });
-    await until("a leads", () => leads(a));
-    const b = await candidate(kubeconfig, "b");
-    await new Promise((r) => setTimeout(r, 150));
-    const killedAt = performance.now();
-    unsubscribe(a);
-    assert.equal(await a.stopped, "a");
-    await until("b leads", () => leads(b));
-    const waited = b.transitions.at(-1)!.atMs - killedAt;
-    assert.ok(waited > 700 && waited < 1_800, `b took over after ${waited} ms`);
-    await shutDown(b);
-  });
+Deno.test("leaderElection() hands over one lease duration after the leader dies", async () => {
+  using api = createTestApi();
+  const a = candidate(api, "a", { releaseOnStop: false });
+  await api.clock.advanceUntil(() => leads(a), { what: "a leads" });
+  const b = candidate(api, "b");
+  await api.clock.advance(5_000);
+  const lastRenewal = Date.parse(lease(api).spec!.renewTime!);
+  unsubscribe(api, a);
+  await api.clock.advanceUntil(() => leads(b), { what: "b leads" });
+  assert.equal(a.stopped, "a");
+  // b sees the last renewal at its next try, waits a lease duration from then, and takes over
+  // at the try after that.
+  const waited = becameLeaderAt(b) - lastRenewal;
+  assert.ok(
+    waited >= timing.leaseDurationMs &&
+      waited <= timing.leaseDurationMs + 2 * maxRetryMs,
+    `b took over ${waited} ms after the last renewal`,
+  );
+  await shutDown(api, b);
 });
 
 Deno.test("leaderElection() makes a partitioned leader step down before another starts", async () => {
-  await withServer(async (kubeconfig, client) => {
-    const a = await candidate(kubeconfig, "a");
-    await until("a leads", () => leads(a));
-    const b = await candidate(kubeconfig, "b");
-    await new Promise((r) => setTimeout(r, 150));
-    const cutAt = performance.now();
-    a.partition();
-    await until("b leads", () => leads(b));
-    const stepDown = a.transitions.at(-1)!;
-    assert.equal(stepDown.leading, false);
-    assert.ok(stepDown.atMs - cutAt <= timing.renewDeadlineMs + 50, "a stepped down in time");
-    assert.ok(stepDown.atMs < b.transitions.at(-1)!.atMs, "a stepped down before b started");
-    assertNoOverlap(a, b);
-    const lease = await readLease(client);
-    assert.equal(lease.spec?.holderIdentity, "b");
-    assert.equal(lease.spec?.leaseTransitions, 1);
-    unsubscribe(a);
-    assert.equal(await a.stopped, "a", "the partitioned candidate could not release");
-    await shutDown(b);
-    a.client.close();
-  });
+  using api = createTestApi();
+  const a = candidate(api, "a");
+  await api.clock.advanceUntil(() => leads(a), { what: "a leads" });
+  const b = candidate(api, "b");
+  await api.clock.advance(5_000);
+  const lastRenewal = Date.parse(lease(api).spec!.renewTime!);
+  api.faults.disconnect({ userAgent: "a", times: Infinity });
+  await api.clock.advanceUntil(() => leads(b), { what: "b leads" });
+  const stepDown = a.transitions.at(-1)!;
+  assert.equal(stepDown.leading, false);
+  assert.ok(stepDown.atMs - lastRenewal <= timing.renewDeadlineMs, "a stepped down in time");
+  assert.ok(stepDown.atMs < becameLeaderAt(b), "a stepped down before b started");
+  assertNoOverlap(api, a, b);
+  assert.equal(lease(api).spec?.holderIdentity, "b");
+  assert.equal(lease(api).spec?.leaseTransitions, 1);
+  await shutDown(api, a, b);
+  assert.equal(a.stopped, "a", "the partitioned candidate could not release");
 });

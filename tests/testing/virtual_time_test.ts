@@ -27,3 +27,36 @@ Deno.test("virtualTime() schedules new work relative to the advanced clock", () 
   assert.equal(at, 50);
   assert.throws(() => clock.advanceTo(10), /Cannot advance virtual time to 10/);
 });
+
+Deno.test("virtualTime().advance() fires a timer set after an await at its own instant", async () => {
+  const clock = virtualTime();
+  const fired: number[] = [];
+  const later = async (ms: number) => {
+    await Promise.resolve();
+    await null;
+    timer(ms, clock.scheduler).subscribe(() => fired.push(clock.now()));
+  };
+  later(10);
+  await clock.advance(5);
+  assert.deepEqual(fired, []);
+  // A chain: each timer awaits before setting the next one.
+  timer(1, clock.scheduler).subscribe(() => void later(3));
+  await clock.advance(100);
+  assert.deepEqual(fired, [9, 10]);
+  assert.equal(clock.now(), 105);
+});
+
+Deno.test("virtualTime().advanceUntil() stops at the instant the condition holds, or times out", async () => {
+  const clock = virtualTime();
+  let n = 0;
+  const tick = () => timer(7, clock.scheduler).subscribe(() => (n++, Promise.resolve().then(tick)));
+  tick();
+  assert.equal(await clock.advanceUntil(() => n === 3), 21);
+  assert.equal(clock.now(), 21);
+  await assert.rejects(
+    clock.advanceUntil(() => n === 100, { withinMs: 30, what: "100 ticks" }),
+    /Timed out after 30 virtual ms waiting for 100 ticks/,
+  );
+  assert.equal(clock.now(), 51);
+  clock.flush(); // nothing left running: the sanitizers would complain otherwise
+});
