@@ -368,6 +368,13 @@ Deno.test({
         assert.match(taints, /effect\s+<string> -required-/);
       });
 
+      await t.step("explain shows fields newer than kubernetes-types 1.30", async () => {
+        const out = ok(await k(["explain", "pods.spec.volumes.image"]), "explain image");
+        assert.match(out, /FIELD: image <ImageVolumeSource>/);
+        assert.match(out, /An OCI image or artifact mounted read-only as a volume/);
+        assert.match(out, /reference\s+<string>/);
+      });
+
       const bad = JSON.stringify({
         apiVersion: "example.com/v1",
         kind: "Widget",

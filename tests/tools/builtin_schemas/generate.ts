@@ -1,8 +1,9 @@
 /**
  * Generates the OpenAPI v3 component schemas of every built-in kind into
  * `lib/apiserver/openapi/builtin/data/` from `npm:kubernetes-types` (names, types, required
- * fields, descriptions), `npm:@kubernetes/client-node` (number formats, and the APIService
- * kinds kubernetes-types lacks) and the hand-written merge overlay.
+ * fields, descriptions), `npm:@kubernetes/client-node` (number formats, the fields and types
+ * Kubernetes added after 1.30, and the APIService kinds kubernetes-types lacks) and the
+ * hand-written merge overlay.
  *
  *     deno task gen:schemas            # (re)write the files
  *     deno task gen:schemas --check    # exit 1 and name the files when they are stale
@@ -11,6 +12,7 @@
  */
 import { readTypes } from "./read_types.ts";
 import { readClientNodeTypes } from "./read_client_node_types.ts";
+import { addNewerFields } from "./add_newer_fields.ts";
 import { buildSchemas } from "./build_schemas.ts";
 import { renderFiles } from "./render_files.ts";
 
@@ -36,11 +38,12 @@ export interface Staleness {
 export function generate(): Promise<Map<string, string>> {
   generated ??= (async () => {
     const [types, more] = await Promise.all([readTypes(), readClientNodeTypes()]);
-    const built = buildSchemas([...types, ...more]);
+    const newer = await addNewerFields(types);
+    const built = buildSchemas([...newer.decls, ...more]);
     if (built.unknownFormats.length) {
       throw new Error(`No number format for: ${built.unknownFormats.join(", ")}`);
     }
-    return renderFiles(built);
+    return renderFiles(built, newer.additions);
   })();
   return generated;
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { TsDecl, TsField, TsType } from "./read_types.ts";
-import { CLIENT_NODE } from "./read_formats.ts";
+import { modelClasses, unescapeDoc } from "./client_node_models.ts";
 
 /** The pseudo declaration file of the client-node kinds (see `package_names.ts`). */
 export const APIREGISTRATION_FILE = "apiregistration/v1";
@@ -32,9 +32,6 @@ const FOREIGN: Record<string, TsType> = {
 
 // deno-lint-ignore no-explicit-any
 type DocNode = any;
-
-/** client-node's JSDoc keeps the escapes of its generator (`\"`, `\'`). */
-const unescape = (doc: string) => doc.replace(/\\(["'\\])/g, "$1");
 
 function toType(t: DocNode, where: string): TsType {
   if (t.kind === "keyword" && ["string", "number", "boolean"].includes(t.value)) {
@@ -65,45 +62,31 @@ function toType(t: DocNode, where: string): TsType {
  * ```
  */
 export async function readClientNodeTypes(): Promise<TsDecl[]> {
-  const specs = Object.keys(MODELS).map((m) => `${CLIENT_NODE}/dist/gen/models/${m}.d.ts`);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", ...specs],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(`deno doc of client-node failed: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  const doc = JSON.parse(new TextDecoder().decode(out.stdout));
   const decls: TsDecl[] = [];
-  for (const node of Object.values<DocNode>(doc.nodes)) {
-    for (const sym of node.symbols ?? []) {
-      const model = MODELS[sym.name];
-      const decl = sym.declarations.find((d: DocNode) => d.kind === "class");
-      if (!model || !decl) continue;
-      const fields = decl.def.properties
-        .filter((p: DocNode) => !p.isStatic)
-        .map((p: DocNode): TsField => {
-          const literal = model.kind && (p.name === "apiVersion" || p.name === "kind");
-          return {
-            name: p.name,
-            doc: unescape(p.jsDoc?.doc ?? ""),
-            optional: p.optional === true,
-            type: literal
-              ? {
-                kind: "literal",
-                value: p.name === "kind" ? model.kind! : "apiregistration.k8s.io/v1",
-              }
-              : toType(p.tsType, `${sym.name}.${p.name}`),
-          };
-        });
-      decls.push({
-        file: APIREGISTRATION_FILE,
-        name: model.name,
-        doc: unescape(decl.jsDoc?.doc ?? ""),
-        fields: fields.sort((a: TsField, b: TsField) => (a.name < b.name ? -1 : 1)),
+  for (const [modelName, decl] of await modelClasses(Object.keys(MODELS))) {
+    const model = MODELS[modelName];
+    const fields = decl.def.properties
+      .filter((p: DocNode) => !p.isStatic)
+      .map((p: DocNode): TsField => {
+        const literal = model.kind && (p.name === "apiVersion" || p.name === "kind");
+        return {
+          name: p.name,
+          doc: unescapeDoc(p.jsDoc?.doc ?? ""),
+          optional: p.optional === true,
+          type: literal
+            ? {
+              kind: "literal",
+              value: p.name === "kind" ? model.kind! : "apiregistration.k8s.io/v1",
+            }
+            : toType(p.tsType, `${modelName}.${p.name}`),
+        };
       });
-    }
+    decls.push({
+      file: APIREGISTRATION_FILE,
+      name: model.name,
+      doc: unescapeDoc(decl.jsDoc?.doc ?? ""),
+      fields: fields.sort((a: TsField, b: TsField) => (a.name < b.name ? -1 : 1)),
+    });
   }
   if (decls.length !== Object.keys(MODELS).length) {
     throw new Error(

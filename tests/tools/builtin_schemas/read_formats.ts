@@ -3,22 +3,11 @@
  * loses whether a field is an int32, an int64 or a double, but each model's
  * `attributeTypeMap` keeps the OpenAPI `format` of every attribute.
  *
- * Model names are the version and type name (`V1ContainerPort`), prefixed with the group
- * where two groups share a name (`CoreV1EndpointPort`, `DiscoveryV1EndpointPort`).
+ * Models are matched as `client_node_models.ts` describes.
  *
  * @module
  */
-// deno-lint-ignore no-import-prefix
-import * as clientNode from "npm:@kubernetes/client-node@2.0.1";
-
-/** The client-node package this generator reads formats from. */
-export const CLIENT_NODE = "npm:@kubernetes/client-node@2.0.1";
-
-interface Attribute {
-  readonly baseName: string;
-  readonly type: string;
-  readonly format: string;
-}
+import { type Attribute, attributeOf, candidates, models } from "./client_node_models.ts";
 
 /** A number format and where it came from. */
 export interface NumberFormat {
@@ -27,31 +16,15 @@ export interface NumberFormat {
   readonly model?: string;
 }
 
-const models = new Map<string, ReadonlyMap<string, Attribute>>();
-for (const [name, value] of Object.entries(clientNode)) {
-  const map = (value as { attributeTypeMap?: Attribute[] } | undefined)?.attributeTypeMap;
-  if (Array.isArray(map)) models.set(name, new Map(map.map((a) => [a.baseName, a])));
-}
-
 /** Fields no client-node 2.0.1 model has any more (resource.k8s.io/v1alpha2 was removed). */
 const known: Record<string, NumberFormat["format"]> = {
   "resource/v1alpha2.NamedResourcesAttribute.int": "int64",
   "resource/v1alpha2.NamedResourcesIntSlice.ints": "int64",
 };
 
-const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
-
 const isNumeric = (a: Attribute | undefined) =>
   a !== undefined && /(^|<|: )number(>|;|$)/.test(a.type) &&
   (a.format === "int32" || a.format === "int64" || a.format === "double");
-
-/** Model names to try for a declaration, most specific first. */
-function candidates(file: string, name: string): string[] {
-  const [dir, version] = file.split("/");
-  if (!version) return [name];
-  const v = cap(version);
-  return [`${cap(dir)}${v}${name}`, `${v}${name}`];
-}
 
 /**
  * The format of a numeric field (`number`, `number[]` or a map of numbers) of
@@ -65,7 +38,7 @@ function candidates(file: string, name: string): string[] {
  */
 export function numberFormat(file: string, type: string, field: string): NumberFormat {
   for (const model of candidates(file, type)) {
-    const attr = models.get(model)?.get(field);
+    const attr = attributeOf(model, field);
     if (isNumeric(attr)) return { format: attr!.format as NumberFormat["format"], model };
   }
   const found = new Map<string, string>();
@@ -75,7 +48,7 @@ export function numberFormat(file: string, type: string, field: string): NumberF
         model.slice(0, -type.length),
       )
     ) continue;
-    const attr = attrs.get(field);
+    const attr = attrs.find((a) => a.baseName === field);
     if (isNumeric(attr)) found.set(attr!.format, model);
   }
   if (found.size === 1) {
@@ -96,7 +69,7 @@ export function numberFormat(file: string, type: string, field: string): NumberF
  */
 export function isByteField(file: string, type: string, field: string): boolean {
   for (const model of candidates(file, type)) {
-    const attr = models.get(model)?.get(field);
+    const attr = attributeOf(model, field);
     if (attr) return attr.format === "byte";
   }
   return false;

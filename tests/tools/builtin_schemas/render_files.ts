@@ -1,12 +1,15 @@
 /**
  * Renders the generated data as files: per Go package a structure file and a descriptions
  * file (one component per line, keys sorted, so a change shows as a small diff), the package
- * index with its lazy loaders, and the merge skeleton the patch and apply tables derive from.
+ * index with its lazy loaders, the merge skeleton the patch and apply tables derive from, and
+ * the record of the fields taken from client-node rather than kubernetes-types.
  *
  * @module
  */
 import type { Built, Node } from "./build_schemas.ts";
-import { CLIENT_NODE } from "./read_formats.ts";
+import type { Addition } from "./add_newer_fields.ts";
+import { renderAdditions } from "./render_additions.ts";
+import { CLIENT_NODE } from "./client_node_models.ts";
 import { KUBERNETES_TYPES } from "./read_types.ts";
 
 const REF = "#/components/schemas/";
@@ -146,11 +149,15 @@ function packageUses(built: Built): Map<string, string[]> {
  *
  * @example
  * ```ts ignore
- * const files = renderFiles(buildSchemas(await readTypes()));
+ * const { decls, additions } = await addNewerFields(await readTypes());
+ * const files = renderFiles(buildSchemas(decls), additions);
  * files.has("api.core.v1.json"); // true
  * ```
  */
-export function renderFiles(built: Built): Map<string, string> {
+export function renderFiles(
+  built: Built,
+  additions: readonly Addition[] = [],
+): Map<string, string> {
   const files = new Map<string, string>();
   const byPackage = new Map<string, string[]>();
   for (const name of built.schemas.keys()) {
@@ -192,5 +199,6 @@ export function renderFiles(built: Built): Map<string, string> {
       `export const kinds: Readonly<Record<string, string>> = {\n${kinds.join("\n")}\n};\n`,
   );
   files.set("merge_skeleton.json", linesJson(Object.entries(skeleton(built))));
+  files.set("newer_fields.md", renderAdditions(additions));
   return files;
 }

@@ -69,7 +69,8 @@ export function lookupBuiltinSchema(
  * The compiled structural schema of a built-in kind (its group/version's schemas are loaded
  * on first use and kept), or `undefined` for kinds that are not built in. The schema has
  * every `$ref` resolved, the types and formats (int32, int64, date-time, byte, ...) and the
- * required fields of the Kubernetes 1.30 API, `x-kubernetes-int-or-string` for
+ * required fields of the Kubernetes 1.30 API with the fields added up to 1.36 (so a 1.32
+ * object validates under Strict), `x-kubernetes-int-or-string` for
  * IntOrString fields, and list semantics (`x-kubernetes-list-type`, map keys); compile once,
  * validate many times.
  *

@@ -4,12 +4,13 @@
  * `x-kubernetes-patch-merge-key` for strategic merge patch, `x-kubernetes-list-type`,
  * `x-kubernetes-list-map-keys` and `x-kubernetes-map-type` for server-side apply, and the
  * key defaults apply needs (`protocol: TCP`). Written by hand for the fields that have them
- * in Kubernetes 1.30; the schema generator stamps them into the generated component schemas
- * (and fails on a name that does not exist), and the strategic-merge and apply tables are
- * derived from those schemas.
+ * in Kubernetes 1.30, with those of newer fields in `semantics_overlay_newer.ts`; the schema
+ * generator stamps them into the generated component schemas (and fails on a name that does
+ * not exist), and the strategic-merge and apply tables are derived from those schemas.
  *
  * @module
  */
+import { newerSemantics } from "./semantics_overlay_newer.ts";
 
 /** The merge facts of one field. */
 export interface FieldSemantics {
@@ -321,9 +322,26 @@ const semanticsByPackage: Record<string, Record<string, TypeSemantics>> = {
   },
 };
 
+/** One type's facts from both overlays; a field named by both is a mistake. */
+function mergeSemantics(name: string, a: TypeSemantics, b: TypeSemantics): TypeSemantics {
+  const twice = Object.keys(a.fields ?? {}).filter((f) => b.fields?.[f]);
+  if (twice.length) throw new Error(`Both overlays describe ${name}.${twice.join(", .")}`);
+  const fields = { ...a.fields, ...b.fields };
+  return a.atomic || b.atomic ? { atomic: true, fields } : { fields };
+}
+
+const byName: Record<string, TypeSemantics> = Object.fromEntries(
+  Object.entries(semanticsByPackage).flatMap(([pkg, types]) =>
+    Object.entries(types).map(([name, s]) => [`${pkg}.${name}`, s])
+  ),
+);
+for (const [name, s] of Object.entries(newerSemantics)) {
+  byName[name] = byName[name] ? mergeSemantics(name, byName[name], s) : s;
+}
+
 /**
  * The hand-written merge facts of built-in types, by component schema name
- * (`io.k8s.api.core.v1.PodSpec`).
+ * (`io.k8s.api.core.v1.PodSpec`), newer fields included.
  *
  * @example
  * ```ts
@@ -331,8 +349,4 @@ const semanticsByPackage: Record<string, Record<string, TypeSemantics>> = {
  * semanticsOverlay["io.k8s.api.core.v1.PodSpec"].fields?.containers?.patchMergeKey; // "name"
  * ```
  */
-export const semanticsOverlay: Readonly<Record<string, TypeSemantics>> = Object.fromEntries(
-  Object.entries(semanticsByPackage).flatMap(([pkg, types]) =>
-    Object.entries(types).map(([name, s]) => [`${pkg}.${name}`, s])
-  ),
-);
+export const semanticsOverlay: Readonly<Record<string, TypeSemantics>> = byName;
