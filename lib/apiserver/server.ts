@@ -16,6 +16,7 @@ import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
+import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
 
 /** Options of {@link startApiServer}. */
@@ -41,11 +42,16 @@ export interface ApiServerOptions {
   readonly compactAfterBytes?: number;
   /** Receives warnings (e.g. a torn last log record dropped at start); default: none. */
   readonly logger?: PersistenceLogger;
-  /** Bearer token every request must carry (else 401); also written into the kubeconfig. */
+  /**
+   * Bearer token every request must carry (else 401); also written into the kubeconfig.
+   * Default: none over HTTP; with `tls`, a generated random token (kept in `dataDir` if set),
+   * because kubectl sends credentials only over HTTPS and asks for a username when the
+   * kubeconfig's user has none.
+   */
   readonly token?: string;
   /**
    * Serve HTTPS with a generated self-signed CA and certificate (kept in `dataDir` if set);
-   * the kubeconfig gets the CA and an `https://` URL.
+   * the kubeconfig gets the CA, an `https://` URL and the token (see `token`).
    */
   readonly tls?: boolean;
   /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
@@ -140,6 +146,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     : options.dataDir !== undefined
     ? await loadOrCreateCertificates(options.dataDir, { hosts })
     : await generateCertificates({ hosts });
+  const token = options.token ??
+    (!tls
+      ? undefined
+      : options.dataDir !== undefined
+      ? await loadOrCreateAdminToken(options.dataDir)
+      : generateAdminToken());
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
   const faults = createFaultInjector(options.faults, {
@@ -156,7 +168,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
-    token: options.token,
+    token,
     subresources: running.subresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
@@ -187,7 +199,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     kubeconfig: kubeconfigFor({
       server: url,
       namespace: "default",
-      token: options.token,
+      token,
       caData: tls?.caCert,
     }),
     caCert: tls?.caCert,
