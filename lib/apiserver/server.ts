@@ -10,6 +10,7 @@ import { ResourceRegistry } from "./registry.ts";
 import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
+import { drainUnreadBodies } from "./http_util.ts";
 import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
@@ -157,7 +158,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
-  const handler = faults.wrap(createRouter(ctx, {
+  const handler = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
@@ -174,7 +175,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
-  }));
+  })));
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
