@@ -130,12 +130,8 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
   return { ok: true, args: { port, kubeconfig, help, ...extra } };
 }
 
-const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
-                             [--data-dir DIR] [--token TOKEN] [--tls]
-                             [--nodes N | --no-simulation] [--faults SPEC]
-
-Runs kubefold's embedded Kubernetes API server.
-  --port N           port to listen on (default: a free port)
+/** The flags' help text, shared by `deno task apiserver --help` and `deno task cluster --help`. */
+export const cliFlagsHelp = `  --port N           port to listen on (default: a free port)
   --host ADDR        address to bind (default: 127.0.0.1)
   --kubeconfig PATH  write a kubeconfig for kubectl to PATH
   --data-dir DIR     keep all objects in DIR across restarts (default: memory only)
@@ -150,7 +146,15 @@ Runs kubefold's embedded Kubernetes API server.
                      errorRate (500/503), throttleRate (429), retryAfterSeconds (default 1),
                      lostResponseRate (writes done, answer 500), watchDropRate (per event),
                      watchDropPerSecond, latencyMs (N or MIN-MAX), compactEveryMs (410 Gone)
-                     e.g. --faults seed=42,errorRate=0.05,watchDropRate=0.01,latencyMs=0-20`;
+                     e.g. --faults seed=42,errorRate=0.05,watchDropRate=0.01,latencyMs=0-20
+  -h, --help         print this help`;
+
+const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
+                             [--data-dir DIR] [--tls [--token TOKEN]]
+                             [--nodes N | --no-simulation] [--faults SPEC]
+
+Runs kubefold's embedded Kubernetes API server.
+${cliFlagsHelp}`;
 
 async function main(): Promise<number> {
   const parsed = parseCliArgs(Deno.args);
