@@ -5,7 +5,7 @@
  * @module
  */
 import { YAML } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../mod.ts";
 
 /** The fixture folder (beside the repository checkout). */
 export const realCrdsDir = new URL("../../../shared/fixtures/real-crds/", import.meta.url);

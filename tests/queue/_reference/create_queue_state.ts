@@ -4,11 +4,9 @@
  *
  * @module
  */
-import type { ObjectKey } from "../core/key.ts";
-import { defaultRateLimiter } from "./default_rate_limiter.ts";
-import { Fifo } from "./_fifo.ts";
-import { TimedHeap } from "./_heap.ts";
-import type { Priority } from "./run_outcome.ts";
+import { defaultRateLimiter, type ObjectKey, type Priority } from "../../../mod.ts";
+import { Fifo } from "../../../lib/queue/_fifo.ts";
+import { TimedHeap } from "../../../lib/queue/_heap.ts";
 import type { QueueState, QueueStateOptions } from "./queue_state.ts";
 
 export type { Finished, QueueState, QueueStateOptions, RunEnd } from "./queue_state.ts";

@@ -1,20 +1,20 @@
 /**
- * `ResourceRef`: a resolved API resource (group, version, plural, scope, kind) and its URLs.
+ * `ApiResource`: a resolved API resource (group, version, plural, scope, kind) and its URLs.
  *
  * @module
  */
-import type { ApiObjectRef } from "./api_error.ts";
+import type { RequestTarget } from "./api_error.ts";
 
 /**
  * A resource as discovery describes it.
  *
  * @example
  * ```ts
- * import type { ResourceRef } from "./resource_ref.ts";
- * const pods: ResourceRef = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
+ * import type { ApiResource } from "../../mod.ts";
+ * const pods: ApiResource = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
  * ```
  */
-export interface ResourceRef {
+export interface ApiResource {
   /** API group; `""` for the core group. */
   readonly group: string;
   readonly version: string;
@@ -35,11 +35,11 @@ export interface PathOptions {
  *
  * @example
  * ```ts
- * import { apiVersionOf } from "./resource_ref.ts";
+ * import { apiVersionOf } from "../../mod.ts";
  * apiVersionOf({ group: "apps", version: "v1" }); // "apps/v1"
  * ```
  */
-export function apiVersionOf(ref: Pick<ResourceRef, "group" | "version">): string {
+export function apiVersionOf(ref: Pick<ApiResource, "group" | "version">): string {
   return ref.group ? `${ref.group}/${ref.version}` : ref.version;
 }
 
@@ -52,13 +52,13 @@ export function apiVersionOf(ref: Pick<ResourceRef, "group" | "version">): strin
  *
  * @example
  * ```ts
- * import { resourcePath } from "./resource_ref.ts";
+ * import { resourcePath } from "../../mod.ts";
  * const pods = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
  * resourcePath(pods, { namespace: "default", name: "web", subresource: "status" });
  * // "/api/v1/namespaces/default/pods/web/status"
  * ```
  */
-export function resourcePath(ref: ResourceRef, options: PathOptions = {}): string {
+export function resourcePath(ref: ApiResource, options: PathOptions = {}): string {
   const root = ref.group ? `/apis/${ref.group}/${ref.version}` : `/api/${ref.version}`;
   const ns = ref.namespaced && options.namespace
     ? `/namespaces/${encodeURIComponent(options.namespace)}`
@@ -69,16 +69,16 @@ export function resourcePath(ref: ResourceRef, options: PathOptions = {}): strin
 }
 
 /**
- * The {@link ApiObjectRef} for messages: `deployments.apps`, namespace, name.
+ * The {@link RequestTarget} for messages: `deployments.apps`, namespace, name.
  *
  * @example
  * ```ts
- * import { objectRefOf } from "./resource_ref.ts";
+ * import { requestTargetOf } from "./api_resource.ts";
  * const deploy = { group: "apps", version: "v1", plural: "deployments", kind: "Deployment", namespaced: true };
- * objectRefOf(deploy, { namespace: "a", name: "web" }).resource; // "deployments.apps"
+ * requestTargetOf(deploy, { namespace: "a", name: "web" }).resource; // "deployments.apps"
  * ```
  */
-export function objectRefOf(ref: ResourceRef, options: PathOptions = {}): ApiObjectRef {
+export function requestTargetOf(ref: ApiResource, options: PathOptions = {}): RequestTarget {
   return {
     resource: ref.group ? `${ref.plural}.${ref.group}` : ref.plural,
     ...(ref.namespaced && options.namespace ? { namespace: options.namespace } : {}),

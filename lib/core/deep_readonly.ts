@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import type { DeepReadonly } from "./deep_readonly.ts";
+ * import type { DeepReadonly } from "../../mod.ts";
  * const pod: DeepReadonly<{ metadata: { labels: Record<string, string> } }> = {
  *   metadata: { labels: { app: "web" } },
  * };

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ObjectKey } from "../core/key.ts";
-import type { PlanOutcome } from "../apply/apply_plan.ts";
+import type { PlanOutcome } from "./apply_plan.ts";
 import type { ObjectRef } from "../reconcile/op.ts";
 import type { Plan } from "../reconcile/plan.ts";
 import { holdStatus, type StatusHoldResult } from "./hold_status.ts";

@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { E, filter, firstValueFrom, Subject } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { informers } from "../../lib/informer/informers.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { type ReconcileRecord, runController } from "../../lib/controller/run_controller.ts";
-import { holdStatus } from "../../lib/controller/hold_status.ts";
-import type { ObjectRef, Op } from "../../lib/reconcile/op.ts";
+import { filter, firstValueFrom, Subject } from "../../lib/deps.ts";
+import {
+  connect,
+  controller,
+  createInformers,
+  E,
+  type KubeObject,
+  type ObjectRef,
+  type Op,
+  type ReconcileRecord,
+  runController,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import { holdStatus } from "../../lib/apply/hold_status.ts";
 
 const primary: ObjectRef = {
   apiVersion: "apps/v1",
@@ -102,10 +107,10 @@ const deployKind = { apiVersion: "apps/v1", kind: "Deployment" };
  */
 async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: boolean }) {
   const server = await startApiServer();
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
-  const inf = informers(client);
+  const inf = createInformers(client);
   const stop$ = new Subject<void>();
   const records = new Subject<ReconcileRecord>();
   const spec = controller({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Expectations, isMet } from "../../lib/controller/expectations.ts";
+import { Expectations, isMet } from "../../lib/apply/expectations.ts";
 
 Deno.test("a present expectation is met once the cache has seen past the write's resourceVersion", () => {
   const e = { type: "present" as const, cache: "v1/Pod", key: "ns/p", resourceVersion: "100" };

@@ -5,20 +5,20 @@
  *
  * @module
  */
-import type { ObjectKey } from "../../lib/core/key.ts";
 import {
-  asyncScheduler,
-  from,
+  type ObjectKey,
   Observable,
   type ObservableInput,
   type OperatorFunction,
+  type ProcessResult,
+  type QueueInput,
+  type QueueMetricsSink,
+  type RateLimiter,
+  type RunOutcome,
   type SchedulerLike,
-  type Subscription,
-} from "../../lib/deps.ts";
-import { createQueueState, type RunEnd } from "../../lib/queue/create_queue_state.ts";
-import type { QueueMetricsSink } from "../../lib/queue/queue_metrics.ts";
-import type { RateLimiter } from "../../lib/queue/rate_limiter.ts";
-import type { ProcessResult, QueueInput, RunOutcome } from "../../lib/queue/run_outcome.ts";
+} from "../../../mod.ts";
+import { asyncScheduler, from, type Subscription } from "../../../lib/deps.ts";
+import { createQueueState, type RunEnd } from "./create_queue_state.ts";
 
 /**
  * Processes one key: resolve (or emit / complete) with a {@link ProcessResult}, reject (or error)

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import { objectKey } from "../core/key.ts";
-import type { PlanOutcome } from "../apply/apply_plan.ts";
+import type { PlanOutcome } from "./apply_plan.ts";
 import type { Expectation } from "./expectations.ts";
 
 /** The cache name of a resource: `apiVersion/kind`, as the controller's stores are keyed. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { apiVersionOf, objectRefOf, resourcePath } from "../../lib/client/resource_ref.ts";
+import { requestTargetOf } from "../../lib/client/api_resource.ts";
+import { apiVersionOf, resourcePath } from "../../mod.ts";
 
 const pods = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
 const deploys = {
@@ -25,10 +26,10 @@ Deno.test("resourcePath() builds core, grouped, namespaced and cluster-scoped pa
   );
 });
 
-Deno.test("apiVersionOf() and objectRefOf() spell group versions and grouped resources", () => {
+Deno.test("apiVersionOf() and requestTargetOf() spell group versions and grouped resources", () => {
   assert.equal(apiVersionOf(pods), "v1");
   assert.equal(apiVersionOf(deploys), "apps/v1");
-  assert.deepEqual(objectRefOf(deploys, { namespace: "a", name: "w" }), {
+  assert.deepEqual(requestTargetOf(deploys, { namespace: "a", name: "w" }), {
     resource: "deployments.apps",
     namespace: "a",
     name: "w",

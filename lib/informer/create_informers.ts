@@ -1,5 +1,5 @@
 /**
- * `informers()`: shared informers, one watch per (resource, namespace, selectors).
+ * `createInformers()`: shared informers, one watch per (resource, namespace, selectors).
  *
  * @module
  */
@@ -8,13 +8,13 @@ import type { KubeObject } from "../core/object.ts";
 import { formatLabelSelector } from "../core/label_selector.ts";
 import { formatFieldSelector } from "../core/field_selector.ts";
 import type { Client, ResourceSpec } from "../client/client_types.ts";
-import { apiVersionOf } from "../client/resource_ref.ts";
+import { apiVersionOf } from "../client/api_resource.ts";
 import { listWatch, type ListWatchOptions } from "../watch/list_watch.ts";
 import { createStore, type StoreReader } from "../store/create_store.ts";
 import { reflect } from "../store/reflect.ts";
 import type { Delta } from "../store/delta.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { Indexer } from "../store/indexer.ts";
 
 /** One shared informer: the deltas of one resource in one scope, and its store. */
@@ -59,7 +59,7 @@ export interface InformerFactory {
   readonly size: number;
 }
 
-/** Options of {@link informers}: passed to every `listWatch`. */
+/** Options of {@link createInformers}: passed to every `listWatch`. */
 export type InformersOptions = Pick<
   ListWatchOptions,
   "scheduler" | "logger" | "random" | "backoff"
@@ -76,18 +76,16 @@ export type InformersOptions = Pick<
  *
  * @example
  * ```ts
- * import { informers } from "./informers.ts";
- * import { createClient } from "../client/create_client.ts";
- * import { byNamespace } from "../store/by_namespace.ts";
+ * import { byNamespace, createClient, createInformers } from "../../mod.ts";
  * const client = createClient({
  *   server: "http://127.0.0.1:1", namespace: "default", tls: { insecureSkipVerify: false }, auth: { type: "none" },
  * });
- * const factory = informers(client);
+ * const factory = createInformers(client);
  * const pods = factory.informer({ apiVersion: "v1", kind: "Pod" }, { indexers: { namespace: byNamespace } });
  * factory.informer({ apiVersion: "v1", kind: "Pod" }) === pods; // true
  * ```
  */
-export function informers(client: Client, options: InformersOptions = {}): InformerFactory {
+export function createInformers(client: Client, options: InformersOptions = {}): InformerFactory {
   const cache = new Map<
     string,
     {

@@ -88,11 +88,10 @@ interface Series extends SeriesSnapshot {
  *
  * @example
  * ```ts
- * import { createEventRecorder } from "./event_recorder.ts";
- * import { startApiServer } from "../apiserver/server.ts";
- * import { clientFromKubeconfig } from "../client/connect.ts";
+ * import { connect, createEventRecorder } from "../../mod.ts";
+ * import { startApiServer } from "../apiserver/mod.ts";
  * const server = await startApiServer();
- * const made = await clientFromKubeconfig(server.kubeconfig);
+ * const made = await connect({ kubeconfigYaml: server.kubeconfig });
  * if (made._tag === "Right") {
  *   const events = createEventRecorder(made.right, { controller: "example.com/demo", instance: "demo-0" });
  *   const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "default", uid: "u1" } };

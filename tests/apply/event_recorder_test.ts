@@ -1,20 +1,23 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { E, rx } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { LogFields, Logger } from "../../lib/core/logger.ts";
-import type { Client, PatchOptions } from "../../lib/client/client_types.ts";
-import type { ApiError } from "../../lib/client/api_error.ts";
-import { statusError } from "../../lib/client/api_error.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
+import { rx } from "../../lib/deps.ts";
 import {
+  type ApiError,
+  type Client,
+  connect,
   createEventRecorder,
+  E,
   type EventInput,
-  failureEvent,
-} from "../../lib/controller/event_recorder.ts";
-import { eventName, truncateUtf8 } from "../../lib/controller/_event_body.ts";
+  type KubeObject,
+  type LogFields,
+  type Logger,
+  type PatchOptions,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import { statusError } from "../../lib/client/api_error.ts";
+import { failureEvent } from "../../lib/apply/event_recorder.ts";
+import { eventName, truncateUtf8 } from "../../lib/apply/_event_body.ts";
 
 const EVENTS = { apiVersion: "events.k8s.io/v1", kind: "Event" } as const;
 const synced: EventInput = {
@@ -39,7 +42,7 @@ async function withServer(
   fn: (client: Client) => Promise<void>,
 ) {
   const server = await startApiServer();
-  const made = await clientFromKubeconfig(server.kubeconfig, { maxRetries: 0 });
+  const made = await connect({ kubeconfigYaml: server.kubeconfig, maxRetries: 0 });
   assert.ok(E.isRight(made));
   try {
     await fn(made.right);
@@ -148,7 +151,7 @@ Deno.test("createEventRecorder() creates the Event again when it was deleted mea
 Deno.test("createEventRecorder() does not throw and logs when the API server is gone", async () => {
   const log = capturingLogger();
   const server = await startApiServer();
-  const made = await clientFromKubeconfig(server.kubeconfig, { maxRetries: 0 });
+  const made = await connect({ kubeconfigYaml: server.kubeconfig, maxRetries: 0 });
   assert.ok(E.isRight(made));
   await server.close();
   try {

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { statusBatcher } from "../../lib/controller/status_batcher.ts";
-import type { PlanOutcome } from "../../lib/apply/apply_plan.ts";
-import type { ObjectRef, Op } from "../../lib/reconcile/op.ts";
+import { statusBatcher } from "../../lib/apply/status_batcher.ts";
+import type { ObjectRef, Op, PlanOutcome } from "../../mod.ts";
 
 const primary: ObjectRef = { apiVersion: "apps/v1", kind: "Deployment", namespace: "d", name: "p" };
 const create: Op = {

@@ -1,16 +1,19 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { E } from "../../lib/deps.ts";
-import { type FinalizerTarget, withFinalizer } from "../../lib/controller/finalizer.ts";
-import type { Op } from "../../lib/reconcile/op.ts";
-import type { Plan } from "../../lib/reconcile/plan.ts";
-import { transient } from "../../lib/reconcile/reconcile_error.ts";
-import type { Reconciler } from "../../lib/reconcile/reconciler.ts";
-import { applyPlan } from "../../lib/apply/apply_plan.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { isNotFound } from "../../lib/client/is_api_error.ts";
+import {
+  applyPlan,
+  connect,
+  E,
+  type FinalizerTarget,
+  isNotFound,
+  type Op,
+  type Plan,
+  type Reconciler,
+  transient,
+  withFinalizer,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 
 const NAME = "example.com/cleanup";
 const OTHER = "other.io/keep";
@@ -277,7 +280,7 @@ Deno.test("withFinalizer() adds the finalizer once, never while deleting, and re
 
 Deno.test("withFinalizer() plans patches the embedded API server accepts, and rejects when stale", async () => {
   const server = await startApiServer();
-  const made = await clientFromKubeconfig(server.kubeconfig);
+  const made = await connect({ kubeconfigYaml: server.kubeconfig });
   assert.ok(E.isRight(made));
   const client = made.right;
   try {

@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
-import type { LogFields, Logger } from "../../lib/core/logger.ts";
-import { Subject, type Subscription } from "../../lib/deps.ts";
-import { leaderElection, type Lease, leaseResource } from "../../lib/leader/mod.ts";
+import {
+  type Lease,
+  leaseResource,
+  type LogFields,
+  type Logger,
+  runLeaderElection,
+} from "../../mod.ts";
 import { createTestApi, type TestApi } from "../../lib/testing/mod.ts";
+import { Subject, type Subscription } from "../../lib/deps.ts";
 
 // client-go's recommended durations: on virtual time they cost nothing.
 const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
@@ -34,7 +39,7 @@ function candidate(
   };
   // The identity is also the client's User-Agent, so faults can cut one candidate off.
   const client = api.client({ userAgent: identity, maxRetries: 0 });
-  c.sub = leaderElection(client, {
+  c.sub = runLeaderElection(client, {
     name: "ctl",
     identity,
     ...timing,
@@ -85,7 +90,7 @@ async function shutDown(api: TestApi, ...cs: Candidate[]): Promise<void> {
   await api.clock.advanceUntil(() => cs.every((c) => c.stopped !== undefined), { what: "stop" });
 }
 
-Deno.test("leaderElection() lets exactly one of two candidates lead and records it in the Lease", async () => {
+Deno.test("runLeaderElection() lets exactly one of two candidates lead and records it in the Lease", async () => {
   using api = createTestApi();
   const a = candidate(api, "a");
   const b = candidate(api, "b");
@@ -104,7 +109,7 @@ Deno.test("leaderElection() lets exactly one of two candidates lead and records 
   await shutDown(api, a, b);
 });
 
-Deno.test("leaderElection() hands over within one retry period when the leader releases", async () => {
+Deno.test("runLeaderElection() hands over within one retry period when the leader releases", async () => {
   using api = createTestApi();
   const a = candidate(api, "a");
   await api.clock.advanceUntil(() => leads(a), { what: "a leads" });
@@ -124,7 +129,7 @@ Deno.test("leaderElection() hands over within one retry period when the leader r
   await shutDown(api, b);
 });
 
-Deno.test("leaderElection() with stop$ emits false, releases the Lease, then completes", async () => {
+Deno.test("runLeaderElection() with stop$ emits false, releases the Lease, then completes", async () => {
   using api = createTestApi();
   const stop$ = new Subject<void>();
   const a = candidate(api, "a", { stop$ });
@@ -137,7 +142,7 @@ Deno.test("leaderElection() with stop$ emits false, releases the Lease, then com
   assert.equal(lease(api).spec?.leaseDurationSeconds, 1);
 });
 
-Deno.test("leaderElection() hands over one lease duration after the leader dies", async () => {
+Deno.test("runLeaderElection() hands over one lease duration after the leader dies", async () => {
   using api = createTestApi();
   const a = candidate(api, "a", { releaseOnStop: false });
   await api.clock.advanceUntil(() => leads(a), { what: "a leads" });
@@ -158,7 +163,7 @@ Deno.test("leaderElection() hands over one lease duration after the leader dies"
   await shutDown(api, b);
 });
 
-Deno.test("leaderElection() makes a partitioned leader step down before another starts", async () => {
+Deno.test("runLeaderElection() makes a partitioned leader step down before another starts", async () => {
   using api = createTestApi();
   const a = candidate(api, "a");
   await api.clock.advanceUntil(() => leads(a), { what: "a leads" });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createQueueState } from "../../lib/queue/create_queue_state.ts";
+import { createQueueState } from "./create_queue_state.ts";
 
 const takeAll = (q: ReturnType<typeof createQueueState>, nowMs: number): string[] => {
   const keys: string[] = [];

@@ -9,7 +9,7 @@ import type { KubeObject } from "../core/object.ts";
 import type { Logger } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
 import type { Plan } from "../reconcile/plan.ts";
-import { applyPlan, type OpOutcome, type PlanOutcome } from "../apply/apply_plan.ts";
+import { applyPlan, type OpOutcome, type PlanOutcome } from "./apply_plan.ts";
 import type { EventRecorder } from "./event_recorder.ts";
 import { clearFailure, isPermanent, reportFailure } from "./report_failure.ts";
 

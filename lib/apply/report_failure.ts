@@ -11,7 +11,7 @@ import type { Client } from "../client/client_types.ts";
 import type { ApiError } from "../client/api_error.ts";
 import { type Condition, setCondition } from "../reconcile/set_condition.ts";
 import { deepEqual } from "../core/deep_equal.ts";
-import type { OpOutcome } from "../apply/apply_plan.ts";
+import type { OpOutcome } from "./apply_plan.ts";
 import type { EventRecorder } from "./event_recorder.ts";
 import { failureEvent } from "./_failure_event.ts";
 

@@ -5,9 +5,7 @@
  *
  * @module
  */
-import type { ObjectKey } from "../core/key.ts";
-import type { RateLimiter } from "./rate_limiter.ts";
-import type { Priority } from "./run_outcome.ts";
+import type { ObjectKey, Priority, RateLimiter } from "../../../mod.ts";
 
 /**
  * Options of {@link createQueueState}.
@@ -15,7 +13,7 @@ import type { Priority } from "./run_outcome.ts";
  * @example
  * ```ts
  * import type { QueueStateOptions } from "./queue_state.ts";
- * import { exponentialBackoff } from "./exponential_backoff.ts";
+ * import { exponentialBackoff } from "../../../mod.ts";
  * const options: QueueStateOptions = { limiter: exponentialBackoff(), agingMs: 5_000 };
  * ```
  */

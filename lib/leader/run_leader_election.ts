@@ -1,5 +1,5 @@
 /**
- * `leaderElection()`: the RxJS shell running {@link stepElection} against a real Lease.
+ * `runLeaderElection()`: the RxJS shell running {@link stepElection} against a real Lease.
  *
  * @module
  */
@@ -24,7 +24,7 @@ import {
 } from "./election_state.ts";
 import { stepElection } from "./step_election.ts";
 
-/** Options of {@link leaderElection}. */
+/** Options of {@link runLeaderElection}. */
 export interface LeaderElectionOptions {
   /** Name of the Lease. */
   readonly name: string;
@@ -74,15 +74,14 @@ const toWrite = (r: Either<ApiError, Lease>): WriteResult =>
  *
  * @example
  * ```ts
- * import { leaderElection } from "./leader_election.ts";
- * import { clientFromKubeconfig } from "../client/connect.ts";
- * import { startApiServer } from "../apiserver/server.ts";
+ * import { connect, runLeaderElection } from "../../mod.ts";
+ * import { startApiServer } from "../apiserver/mod.ts";
  * import { filter, firstValueFrom, Subject } from "../deps.ts";
  * const server = await startApiServer();
- * const made = await clientFromKubeconfig(server.kubeconfig);
+ * const made = await connect({ kubeconfigYaml: server.kubeconfig });
  * if (made._tag === "Right") {
  *   const stop$ = new Subject<void>();
- *   const leading$ = leaderElection(made.right, { name: "my-controller", identity: "a", stop$ });
+ *   const leading$ = runLeaderElection(made.right, { name: "my-controller", identity: "a", stop$ });
  *   const done = new Promise<void>((resolve) => leading$.subscribe({ complete: resolve }));
  *   // In real code, start the controllers on `true` and stop them on `false`.
  *   await firstValueFrom(leading$.pipe(filter(Boolean))).catch(() => {});
@@ -93,7 +92,7 @@ const toWrite = (r: Either<ApiError, Lease>): WriteResult =>
  * await server.close();
  * ```
  */
-export function leaderElection(
+export function runLeaderElection(
   client: Client,
   options: LeaderElectionOptions,
 ): Observable<boolean> {

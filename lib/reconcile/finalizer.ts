@@ -7,11 +7,11 @@
 import { E } from "../deps.ts";
 import type { JsonPatchOperation } from "../client/client_types.ts";
 import type { Json } from "../core/object.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
-import { type Op, refOf } from "../reconcile/op.ts";
-import { isEmptyPlan, type Plan } from "../reconcile/plan.ts";
-import { terminal } from "../reconcile/reconcile_error.ts";
-import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
+import { type Op, refOf } from "./op.ts";
+import { isEmptyPlan, type Plan } from "./plan.ts";
+import { terminal } from "./reconcile_error.ts";
+import type { ReconcileContext, Reconciler } from "./reconciler.ts";
 
 /** The metadata {@link withFinalizer} reads from a primary. */
 export interface FinalizerTarget {
@@ -103,8 +103,7 @@ function removeFinalizer(p: DeepReadonly<FinalizerTarget>, name: string, index: 
  *
  * @example
  * ```ts
- * import { withFinalizer } from "./finalizer.ts";
- * import { E } from "../deps.ts";
+ * import { E, withFinalizer } from "../../mod.ts";
  * const reconcile = withFinalizer("example.com/cleanup", {
  *   apply: () => E.right({ ops: [] }),
  *   cleanup: () => E.right({ ops: [] }),

@@ -1,9 +1,5 @@
 import assert from "node:assert/strict";
-import { E } from "../../lib/deps.ts";
-import { informers } from "../../lib/informer/informers.ts";
-import { byNamespace } from "../../lib/store/by_namespace.ts";
-import { stripManagedFields } from "../../lib/store/strip_managed_fields.ts";
-import type { Delta } from "../../lib/store/delta.ts";
+import { byNamespace, createInformers, type Delta, E, stripManagedFields } from "../../mod.ts";
 import { createTestApi } from "../../lib/testing/mod.ts";
 
 const cm = { apiVersion: "v1", kind: "ConfigMap" } as const;
@@ -12,11 +8,11 @@ const cm = { apiVersion: "v1", kind: "ConfigMap" } as const;
 function setup(options: { maxRetries?: number } = {}) {
   const api = createTestApi();
   const client = api.client(options);
-  const factory = informers(client, { scheduler: api.clock.scheduler, random: () => 0.5 });
+  const factory = createInformers(client, { scheduler: api.clock.scheduler, random: () => 0.5 });
   return { api, client, factory };
 }
 
-Deno.test("informers() shares one list and one watch between subscribers of an informer", async () => {
+Deno.test("createInformers() shares one list and one watch between subscribers of an informer", async () => {
   const { api, client, factory } = setup();
   using _ = api;
   const a = factory.informer(cm, { namespace: "default", indexers: { namespace: byNamespace } });
@@ -38,7 +34,7 @@ Deno.test("informers() shares one list and one watch between subscribers of an i
   subB.unsubscribe();
 });
 
-Deno.test("informers() keeps informers of different scopes apart", () => {
+Deno.test("createInformers() keeps informers of different scopes apart", () => {
   const { api, factory } = setup();
   using _ = api;
   const all = factory.informer(cm);
@@ -128,7 +124,7 @@ Deno.test("an informer backs off while its list is throttled and syncs once it i
 });
 
 Deno.test("a later request for the same informer adds its indexers to the shared store", async () => {
-  const { informers: make } = await import("../../lib/informer/informers.ts");
+  const { createInformers: make } = await import("../../lib/informer/create_informers.ts");
   const { createClient } = await import("../../lib/client/create_client.ts");
   const client = createClient({
     server: "http://127.0.0.1:1",
@@ -148,7 +144,7 @@ Deno.test("a later request for the same informer adds its indexers to the shared
 
 Deno.test("an informer is shared only with requests for the same transform; another one throws, naming it", () => {
   const client = { close() {} } as never; // informers are lazy: nothing is requested here
-  const factory = informers(client);
+  const factory = createInformers(client);
   const strip = stripManagedFields;
   const a = factory.informer(cm, { transform: strip });
   assert.equal(factory.informer(cm, { transform: strip }), a);
