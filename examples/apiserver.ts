@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { startApiServer } from "../mod.ts";
+import { startApiServer } from "../lib/apiserver/mod.ts";
 import { parseFlags } from "./_flags.ts";
 
 const usage = `usage: deno run -A examples/apiserver.ts [--demo-only]

@@ -13,10 +13,9 @@
  *
  * @module
  */
-import { E, type KubeObject } from "../mod.ts";
+import { connect, E, type KubeObject } from "../mod.ts";
+import { scaledClock, startCluster } from "../lib/apiserver/mod.ts";
 import { cliFlagsHelp, parseCliArgs } from "../lib/apiserver/cli.ts";
-import { clientFromKubeconfig } from "../lib/client/connect.ts";
-import { scaledClock, startCluster } from "../controllers/workloads/mod.ts";
 
 const usage = `usage: deno task cluster [--demo-only] [--port N] [--host ADDR] [--kubeconfig PATH]
                            [--data-dir DIR] [--tls [--token TOKEN]] [--nodes N]
@@ -53,7 +52,7 @@ const cluster = await startCluster({
   console.error(`cluster: ${e instanceof Error ? e.message : String(e)}`); // e.g. a taken port
   Deno.exit(1);
 });
-const connected = await clientFromKubeconfig(cluster.kubeconfig);
+const connected = await connect({ kubeconfigYaml: cluster.kubeconfig });
 if (E.isLeft(connected)) {
   console.error(`cluster: ${connected.left.message}`);
   await cluster.close();

@@ -5,7 +5,7 @@
  * @module
  */
 import { YAML } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../mod.ts";
 
 /** The fixture folder (in the repository, with its licence and provenance: README.md). */
 export const realCrdsDir = new URL("../fixtures/real-crds/", import.meta.url);

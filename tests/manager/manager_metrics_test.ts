@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { E, filter, firstValueFrom } from "../../lib/deps.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
 import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
+import { connect } from "../../lib/client/connect.ts";
 import { controller } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 
@@ -15,7 +15,7 @@ const sample = (text: string, name: string) =>
 
 Deno.test("the manager reports controller_runtime_active_workers, max_concurrent_reconciles, reconcile_panics_total and leader_election_master_status", async () => {
   const server = await startApiServer();
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
   let manager: Manager | undefined;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { YAML } from "../../../lib/deps.ts";
-import type { FieldError } from "../../../lib/core/status.ts";
+import type { FieldError } from "../../../mod.ts";
 import {
   compileSchema,
   processCustomResource,
