@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { filter, firstValueFrom, map, merge, timer, YAML } from "../lib/deps.ts";
+import { filter, firstValueFrom, map, merge, timer } from "../lib/deps.ts";
 import {
   type Client,
   connect,
@@ -24,6 +24,7 @@ import {
 } from "../mod.ts";
 import { startApiServer } from "../lib/apiserver/mod.ts";
 import { type PodSet, podSetController, podSetCrd } from "../controllers/podset/mod.ts";
+import { loadYaml } from "../lib/core/load_yaml.ts";
 import { parseFlags } from "./_flags.ts";
 
 const usage = `usage: deno run -A examples/podset.ts [--demo-only] [--verbose] [--namespace NS]
@@ -251,6 +252,7 @@ say("story done; the controller keeps running.");
 if (kubeconfigFile) {
   // A PodSet without a namespace, so `-n NAME` puts it in any namespace the controller watches.
   const { namespace: _, ...metadata } = demo(2).metadata;
+  const YAML = await loadYaml(); // loaded here: the story itself needs no YAML
   const yaml = YAML.stringify({ ...demo(2), metadata }).trimEnd();
   console.log(
     [

@@ -6,12 +6,14 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import type { ResourceInfo } from "./resource_info.ts";
-import { celValidator } from "./cel/mod.ts";
+import { requireCel } from "./cel/load_cel.ts";
 import { type Crd, customResourceInfos } from "./custom_resource_infos.ts";
 
 export type { Crd } from "./custom_resource_infos.ts";
 
-const cel = (oldObject: KubeObject | undefined) => celValidator(oldObject ? { oldObject } : {});
+/** Only called for a schema with rules: CEL was loaded when the CRD arrived (`loadCel`). */
+const cel = (oldObject: KubeObject | undefined) =>
+  requireCel().celValidator(oldObject ? { oldObject } : {});
 
 /**
  * The resources a CRD serves: one per served version.

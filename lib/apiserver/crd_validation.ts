@@ -8,7 +8,7 @@ import { isPlainObject } from "../core/object.ts";
 import { type FieldError, quoteValue } from "../core/status.ts";
 import { checkDns1035Label, checkDns1123Label, checkDns1123Subdomain } from "../core/names.ts";
 import { structuralErrors } from "./schema/mod.ts";
-import { celCompileErrors } from "./cel/mod.ts";
+import { requireCel } from "./cel/load_cel.ts";
 
 const required = (field: string): FieldError => ({
   type: "FieldValueRequired",
@@ -20,6 +20,11 @@ const invalidAt = (field: string, value: unknown, detail: string): FieldError =>
   field,
   detail: `Invalid value: ${quoteValue(value)}: ${detail}`,
 });
+
+/** Whether a schema has `x-kubernetes-validations` anywhere (CEL is loaded only then). */
+function hasRules(schema: unknown): boolean {
+  return JSON.stringify(schema).includes('"x-kubernetes-validations"');
+}
 
 function str(obj: Record<string, unknown>, key: string): string | undefined {
   return typeof obj[key] === "string" && obj[key] !== "" ? obj[key] as string : undefined;
@@ -85,7 +90,10 @@ function validateVersions(versions: unknown, errs: FieldError[]): void {
       errs.push(required(`${field}.schema.openAPIV3Schema`));
     } else {
       errs.push(...structuralErrors(schema, `${field}.schema.openAPIV3Schema`));
-      errs.push(...celCompileErrors(schema, `${field}.schema.openAPIV3Schema`));
+      if (hasRules(schema)) {
+        const cel = requireCel(`the rules of ${field}.schema.openAPIV3Schema`);
+        errs.push(...cel.celCompileErrors(schema, `${field}.schema.openAPIV3Schema`));
+      }
     }
   });
   if (storage !== 1) {

@@ -5,8 +5,7 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import { failure } from "../core/status.ts";
-import { YAML } from "../deps.ts";
-import { ApiFailure, fail, json, negotiate, rawJson } from "./http_util.ts";
+import { ApiFailure, fail, json, negotiate, rawJson, yamlLoaded } from "./http_util.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext } from "./context.ts";
 import { getStored } from "./object_write.ts";
@@ -42,7 +41,9 @@ function respondObject(req: Request, info: ResourceInfo, obj: KubeObject, now: n
     return json(toTable(info, [obj], { include, now }));
   }
   if (rep === "yaml") {
-    return new Response(YAML.stringify(obj), { headers: { "content-type": "application/yaml" } });
+    return new Response(yamlLoaded().stringify(obj), {
+      headers: { "content-type": "application/yaml" },
+    });
   }
   return json(obj);
 }
@@ -170,7 +171,9 @@ export function handleList(
   if (rep === "yaml") {
     const items = selected.map((i) => present(info, i.object));
     const list = { apiVersion: gv, kind: info.listKind, metadata: meta, items };
-    return new Response(YAML.stringify(list), { headers: { "content-type": "application/yaml" } });
+    return new Response(yamlLoaded().stringify(list), {
+      headers: { "content-type": "application/yaml" },
+    });
   }
   const parts = selected.map((i) =>
     i.json && i.object.apiVersion === gv ? i.json() : JSON.stringify(present(info, i.object))

@@ -82,7 +82,7 @@ function respond(r: WriteResult, status?: number): Response {
 
 async function body(req: Request): Promise<unknown> {
   const type = contentTypeOf(req);
-  return decodeBody(await readBody(req), type);
+  return await decodeBody(await readBody(req), type);
 }
 
 /** POST on a collection (or `pods/<name>/binding`). */
@@ -213,7 +213,7 @@ export async function handleDelete(
   const q = new URL(req.url).searchParams;
   const text = await readBody(req);
   const opts = parseDeleteOptions(
-    text.trim() ? decodeBody(text, contentTypeOf(req)) : undefined,
+    text.trim() ? await decodeBody(text, contentTypeOf(req)) : undefined,
     q,
   );
   const r = deleteObject(ctx, info, namespace, name, {
@@ -234,7 +234,7 @@ export async function handleDeleteCollection(
   const q = new URL(req.url).searchParams;
   const text = await readBody(req);
   const opts = parseDeleteOptions(
-    text.trim() ? decodeBody(text, contentTypeOf(req)) : undefined,
+    text.trim() ? await decodeBody(text, contentTypeOf(req)) : undefined,
     q,
   );
   const filter = buildFilter(info, q);

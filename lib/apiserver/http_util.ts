@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { YAML } from "../deps.ts";
+import { loadCel, mayHaveCelRules } from "./cel/load_cel.ts";
+import { loadedYaml, loadYaml } from "../core/load_yaml.ts";
 import { failure, type Status, type StatusReason } from "../core/status.ts";
 
 /** Largest accepted request body (kube-apiserver: 3 MiB). */
@@ -171,7 +172,10 @@ export function negotiate(accept: string | null): Representation {
 
 /** Reads a request body as text, refusing more than {@link maxBodyBytes}. */
 export async function readBody(req: Request): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(req));
+  const text = new TextDecoder().decode(await readBodyBytes(req));
+  // A CRD with CEL rules (or a patch adding some): load CEL before the write validates it.
+  if (mayHaveCelRules(text)) await loadCel();
+  return text;
 }
 
 /** Reads a request body as bytes, refusing more than {@link maxBodyBytes}. */
@@ -210,12 +214,39 @@ export function contentTypeOf(req: Request): string {
   return (req.headers.get("content-type") ?? "application/json").split(";")[0].trim().toLowerCase();
 }
 
-/** Decodes a JSON (or, for YAML media types, YAML) body into a value; 400 naming the problem. */
-export function decodeBody(text: string, mediaType: string): unknown {
+/**
+ * The YAML library, which the router loads before it handles a request that accepts YAML
+ * (see {@link acceptsYaml}).
+ */
+export function yamlLoaded(): NonNullable<ReturnType<typeof loadedYaml>> {
+  const yaml = loadedYaml();
+  if (!yaml) throw new Error("Cannot write YAML: the YAML library is not loaded");
+  return yaml;
+}
+
+/** Whether a request accepts YAML, so the router loads the YAML library first. */
+export function acceptsYaml(req: Request): boolean {
+  return /yaml/i.test(req.headers.get("accept") ?? "");
+}
+
+/**
+ * Decodes a JSON (or, for YAML media types, YAML) body into a value; 400 naming the problem.
+ * A YAML body that is JSON (as every apply patch `kubectl` and the clients send) is read as
+ * JSON, which YAML 1.2 contains, so the YAML library loads only for YAML that is not JSON.
+ */
+export async function decodeBody(text: string, mediaType: string): Promise<unknown> {
   if (text.trim() === "") fail("BadRequest", "the request body is empty");
   const yaml = mediaType.includes("yaml");
+  if (yaml && /^\s*[{[]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Flow-style YAML that is not JSON: the YAML parser below reads it.
+    }
+  }
+  const YAML = yaml ? await loadYaml() : undefined;
   try {
-    return yaml ? YAML.parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+    return YAML ? YAML.parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
   } catch (e) {
     const what = yaml ? "YAML" : "JSON";
     fail("BadRequest", `the body of the request is not valid ${what}: ${(e as Error).message}`);

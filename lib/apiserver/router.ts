@@ -5,7 +5,8 @@
  * @module
  */
 import { failure } from "../core/status.ts";
-import { ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
+import { acceptsYaml, ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
+import { loadYaml } from "../core/load_yaml.ts";
 import type { ServerContext } from "./context.ts";
 import { authorizeRequest } from "./auth.ts";
 import {
@@ -146,6 +147,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     const denied = authorizeRequest(req, opts.token);
     if (denied) return denied;
     try {
+      if (acceptsYaml(req)) await loadYaml();
       return await route(req);
     } catch (e) {
       if (e instanceof ApiFailure) return statusResponse(e.status, e.headers);

@@ -11,6 +11,7 @@ import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
 import { drainUnreadBodies } from "./http_util.ts";
+import { loadCel, mayHaveCelRules } from "./cel/load_cel.ts";
 import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
@@ -126,7 +127,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...controllers,
   };
   installCrdController(ctx);
-  if (data) restoreCrds(ctx);
+  if (data) {
+    const crds = ctx.registry.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")!;
+    const stored = storage.list(crds.storageKey);
+    if (stored.some((s) => mayHaveCelRules(JSON.stringify(s.object)))) await loadCel();
+    restoreCrds(ctx);
+  }
   for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
     const nsInfo = ctx.registry.lookup("", "v1", "namespaces")!;
     if (storage.get(nsInfo.storageKey, name)) continue; // restored

@@ -6,7 +6,8 @@
  */
 import { E, type Either } from "../deps.ts";
 import type { ConfigError } from "./config/config_error.ts";
-import { parseKubeconfig } from "./config/parse_kubeconfig.ts";
+import { checkKubeconfig } from "./config/check_kubeconfig.ts";
+import { recallRendered } from "./config/_rendered_kubeconfigs.ts";
 import { resolveClientConfig } from "./config/resolve_client_config.ts";
 import { loadKubeconfig } from "./config/load_kubeconfig.ts";
 import { loadInClusterConfig } from "./config/load_in_cluster_config.ts";
@@ -52,7 +53,16 @@ export interface ConnectOptions extends ClientOptions {
  */
 export async function connect(options: ConnectOptions = {}): Promise<Either<ConfigError, Client>> {
   if (options.kubeconfigYaml !== undefined) {
-    const parsed = parseKubeconfig(options.kubeconfigYaml, "<kubeconfig text>");
+    const source = "<kubeconfig text>";
+    const rendered = recallRendered(options.kubeconfigYaml);
+    // A kubeconfig this process rendered (the embedded server's) is checked as it was
+    // rendered; any other text is parsed, with the YAML library loaded only now.
+    const parsed = rendered !== undefined
+      ? checkKubeconfig(rendered, source)
+      : (await import("./config/parse_kubeconfig.ts")).parseKubeconfig(
+        options.kubeconfigYaml,
+        source,
+      );
     if (E.isLeft(parsed)) return parsed;
     const config = await resolveClientConfig(
       parsed.right,

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { E, type Either, YAML } from "../deps.ts";
+import { E, type Either } from "../deps.ts";
+import { YAML } from "../yaml_deps.ts";
 import type { JsonObject } from "../core/object.ts";
 import type { Kind } from "../controller/controller_spec.ts";
 import { type KindMapping, type OperatorSpec, resolveOperator } from "../operator/operator_spec.ts";

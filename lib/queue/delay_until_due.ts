@@ -40,7 +40,7 @@ const due: QueueSignal = { type: "due" };
  * @example
  * ```ts
  * import { delayUntilDue } from "../../mod.ts";
- * import { TestScheduler } from "../deps.ts";
+ * import { TestScheduler } from "../testing/deps.ts";
  * const ts = new TestScheduler(() => {});
  * const delay = delayUntilDue({ scheduler: ts }); // use inside feedbackLoop()
  * ```

@@ -46,13 +46,13 @@ const idle: QueueSignal = { type: "idle" };
  * @returns an operator from keys to outcomes.
  * @example
  * ```ts
- * import { from, rx } from "../deps.ts";
+ * import * as rx from "npm:rxjs@7.8.2";
  * import { feedbackLoop } from "../../mod.ts";
  * // A body that finishes every key at once.
  * const body = rx.map((s: import("./queue_signal.ts").QueueSignal) =>
  *   s.type === "add" ? { type: "outcome" as const, outcome: { type: "done" as const, key: s.key, durationMs: 0 } } : s
  * );
- * const outcomes = await rx.lastValueFrom(from(["a", "b"]).pipe(feedbackLoop(body), rx.toArray()));
+ * const outcomes = await rx.lastValueFrom(rx.from(["a", "b"]).pipe(feedbackLoop(body), rx.toArray()));
  * outcomes.length; // 2
  * ```
  */

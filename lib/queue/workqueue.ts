@@ -72,10 +72,10 @@ export interface WorkqueueOptions {
  * @returns an operator from keys to outcomes.
  * @example
  * ```ts
- * import { from, rx } from "../deps.ts";
+ * import * as rx from "npm:rxjs@7.8.2";
  * import { workqueue } from "../../mod.ts";
  * const seen: string[] = [];
- * const outcomes = from(["a", "b", "a"]).pipe(
+ * const outcomes = rx.from(["a", "b", "a"]).pipe(
  *   workqueue(async (key) => void seen.push(key), { concurrency: 2 }),
  *   rx.toArray(),
  * );

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { TestScheduler } from "../deps.ts";
+import { TestScheduler } from "./deps.ts";
 import { deepStrictEqual } from "node:assert/strict";
 import { settle } from "./settle.ts";
 

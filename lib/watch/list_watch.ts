@@ -59,7 +59,7 @@ export interface ListWatchOptions extends ScopeOptions {
  * ```ts
  * import { createClient, listWatch } from "../../mod.ts";
  * import { startApiServer } from "../apiserver/mod.ts";
- * import { rx } from "../deps.ts";
+ * import * as rx from "npm:rxjs@7.8.2";
  * const server = await startApiServer();
  * const client = createClient({
  *   server: server.url, namespace: "default", tls: { insecureSkipVerify: false }, auth: { type: "none" },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { YAML } from "../../lib/deps.ts";
+import { YAML } from "../../lib/yaml_deps.ts";
 import type { KubeObject } from "../../mod.ts";
 
 /** The fixture folder (in the repository, with its licence and provenance: README.md). */

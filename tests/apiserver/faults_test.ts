@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { filter, firstValueFrom, rx } from "../../lib/deps.ts";
+import { filter, firstValueFrom } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import { connect, E, listWatch } from "../../mod.ts";
 import { parseFaults, startApiServer } from "../../lib/apiserver/mod.ts";
 import {

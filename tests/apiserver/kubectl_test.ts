@@ -3,7 +3,7 @@
  * the binary with its own kubeconfig and discovery cache against one server per file.
  */
 import assert from "node:assert/strict";
-import { YAML } from "../../lib/deps.ts";
+import { YAML } from "../../lib/yaml_deps.ts";
 import { startApiServer } from "../../lib/apiserver/mod.ts";
 import type { KubeObject } from "../../mod.ts";
 import { createKubectl, type Kubectl, kubectlAvailable, type KubectlResult } from "./_kubectl.ts";

@@ -8,7 +8,9 @@
  * 2. API economy: requests by verb for create / scale / delete pods / full resync;
  * 3. convergence throughput: N PodSets x R until every status is ready;
  * 4. memory: manager heap per cached pod, with and without stripManagedFields;
- * 5. five pod-reading controllers share one pod LIST and one WATCH.
+ * 5. five pod-reading controllers share one pod LIST and one WATCH;
+ * 6. the peer: the PodSet controller on `@kubernetes/client-node` vs kubefold's defaults, each
+ *    in its own process, at 200 and 1,000 PodSets (`--rounds=N` repeats, median reported).
  *
  *   deno task bench:e2e                 # full sizes (1,000 PodSets x 3, 100,000 pods)
  *   deno task bench:e2e --quick         # small sizes, for a smoke run
@@ -24,6 +26,10 @@ import { apiEconomyScenario } from "./scenarios/api_economy.ts";
 import { convergenceScenario } from "./scenarios/convergence.ts";
 import { memoryScenario } from "./scenarios/memory.ts";
 import { sharedWatchScenario } from "./scenarios/shared_watch.ts";
+import { peerScenario } from "./scenarios/peer.ts";
+
+/** The peer's workers: kubefold's default concurrency, so the two differ in code only. */
+const PEER_WORKERS = 4;
 
 const FULL: Sizes = {
   podSets: 1000,
@@ -83,6 +89,15 @@ async function main(): Promise<number> {
   await run("3", "convergence throughput", () => convergenceScenario(sizes));
   await run("4", "memory at scale", () => memoryScenario(sizes));
   await run("5", "many controllers, one watch", () => sharedWatchScenario(sizes));
+  const rounds = Number(Deno.args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 1);
+  await run("6", "the peer (client-node) vs kubefold defaults", () =>
+    peerScenario({
+      sizes: quick ? [200] : [200, 1000],
+      replicas: sizes.replicas,
+      deletes: quick ? 10 : 30,
+      rounds,
+      peerWorkers: PEER_WORKERS,
+    }));
   console.log(table(rows));
   const failed = rows.filter((r) => r.pass === false).length;
   console.log(failed ? `${failed} row(s) FAIL` : "all targets PASS");

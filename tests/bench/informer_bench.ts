@@ -7,7 +7,7 @@
  * Run: `deno run -A --v8-flags=--expose-gc tests/bench/informer_bench.ts` (prints a table).
  * Under `deno bench` it registers a small-size variant instead.
  */
-import { rx } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import {
   byControllerOwnerUid,
   byLabel,

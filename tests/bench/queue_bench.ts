@@ -4,7 +4,8 @@
  * single-operator workqueue the composed operators replaced (tests/queue/_reference_workqueue.ts),
  * so one run gives the before / after ratio. keys/s = adds / (time per iteration).
  */
-import { from, rx } from "../../lib/deps.ts";
+import { from } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import { workqueue } from "../../mod.ts";
 import { referenceWorkqueue } from "../queue/_reference/reference_workqueue.ts";
 

@@ -17,8 +17,33 @@ const readLock = async (path: string): Promise<Lock> =>
 /** `@scope/name@1.2.3_peer@4` -> `@scope/name`. */
 const packageName = (key: string) => key.replace(/^(@?[^@]+)@.*$/, "$1");
 
-/** The library's deps modules: the framework's and the embedded API server's (CEL). */
-const depsModules = ["lib/deps.ts", "lib/apiserver/deps.ts"];
+/**
+ * The library's deps modules: the framework's (`lib/deps.ts`), and those kept apart so they
+ * load only where used: YAML, the test kit's `TestScheduler`, the embedded API server's CEL.
+ */
+const depsModules = [
+  "lib/deps.ts",
+  "lib/yaml_deps.ts",
+  "lib/testing/deps.ts",
+  "lib/apiserver/deps.ts",
+];
+
+Deno.test("every module under lib/ that imports an npm: package is one of the deps modules", async () => {
+  const offenders: string[] = [];
+  const walk = async (dir: URL, rel: string) => {
+    for await (const e of Deno.readDir(dir)) {
+      const path = `${rel}/${e.name}`;
+      if (e.isDirectory) await walk(new URL(`${e.name}/`, dir), path);
+      else if (e.name.endsWith(".ts") && !depsModules.includes(path.slice(1))) {
+        const code = (await Deno.readTextFile(new URL(e.name, dir)))
+          .split("\n").filter((l) => !/^\s*(\*|\/\/)/.test(l)).join("\n");
+        if (/(from|import\(?)\s*"npm:/.test(code)) offenders.push(path.slice(1));
+      }
+    }
+  };
+  await walk(new URL("lib/", root), "/lib");
+  assert.deepEqual(offenders, []);
+});
 
 /** The `npm:name@version` specifiers of the deps modules (without sub-paths). */
 async function libraryDependencies(): Promise<string[]> {

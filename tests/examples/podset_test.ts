@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { YAML } from "../../lib/deps.ts";
+import { YAML } from "../../lib/yaml_deps.ts";
 import { kubectlAvailable } from "../apiserver/_kubectl.ts";
 import { runExample } from "./_run_example.ts";
 

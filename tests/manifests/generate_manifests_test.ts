@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { E, YAML } from "../../lib/deps.ts";
+import { E } from "../../lib/deps.ts";
+import { YAML } from "../../lib/yaml_deps.ts";
 import {
   crdManifests,
   defaultManifestModules,

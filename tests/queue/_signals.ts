@@ -3,7 +3,8 @@
  * signal types sent back round (as `feedbackLoop()` would) instead of being emitted.
  */
 import assert from "node:assert/strict";
-import { defer, filter, merge, Subject, tap, TestScheduler } from "../../lib/deps.ts";
+import { defer, filter, merge, Subject, tap } from "../../lib/deps.ts";
+import { TestScheduler } from "../../lib/testing/deps.ts";
 import type { MonoTypeOperatorFunction, QueueSignal, RunOutcome } from "../../mod.ts";
 
 /** A fresh TestScheduler asserting with node's deepEqual. */

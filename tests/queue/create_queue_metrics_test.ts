@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { rx } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import { createQueueMetrics } from "../../mod.ts";
 
 Deno.test("createQueueMetrics() uses controller-runtime's buckets, 1e-8 s to 1,000 s", () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { from, rx } from "../../lib/deps.ts";
+import { from } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import {
   feedbackLoop,
   type MonoTypeOperatorFunction,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { rx, Subject } from "../../lib/deps.ts";
+import { Subject } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import { Observable, type Process, type QueueSignal, runConcurrently } from "../../mod.ts";
 import { expectSignals, looped, sig } from "./_signals.ts";
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { rx, Subject } from "../../lib/deps.ts";
+import { Subject } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import { type QueueInput, type RunOutcome, workqueue } from "../../mod.ts";
 import { testScheduler } from "./_signals.ts";
 

@@ -14,7 +14,8 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { rx, Subject } from "../../lib/deps.ts";
+import { Subject } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import {
   exponentialBackoff,
   type ProcessResult,

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { from, rx, Subject, TestScheduler } from "../../lib/deps.ts";
+import { from, Subject } from "../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
+import { TestScheduler } from "../../lib/testing/deps.ts";
 import {
   createQueueMetrics,
   type ObservableInput,

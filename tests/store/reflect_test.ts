@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { from, TestScheduler } from "../../lib/deps.ts";
+import { from } from "../../lib/deps.ts";
+import { TestScheduler } from "../../lib/testing/deps.ts";
 import { createStore, type KubeObject, reflect, type WatchEvent } from "../../mod.ts";
 
 const a1: KubeObject = { metadata: { name: "a", resourceVersion: "1" } };

@@ -33,7 +33,7 @@ export function attempt(f: () => void): void {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { TestScheduler } from "../../deps.ts";
+ * import { TestScheduler } from "../../testing/deps.ts";
  * import { KeyedTimers } from "./_keyed_timers.ts";
  * const scheduler = new TestScheduler(() => {});
  * const timers = new KeyedTimers(scheduler);

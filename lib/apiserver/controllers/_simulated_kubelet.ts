@@ -59,7 +59,7 @@ export interface SimulatedKubelet {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { TestScheduler } from "../../deps.ts";
+ * import { TestScheduler } from "../../testing/deps.ts";
  * import { startApiServer } from "../mod.ts";
  * import { createObject } from "../object_write.ts";
  * import { createSimulatedKubelet } from "./_simulated_kubelet.ts";

@@ -114,7 +114,7 @@ export function bindPod(
 export function bindingHandler(ctx: ServerContext): SubresourceHandler {
   return async (req, namespace, name) => {
     const text = await readBody(req);
-    bindPod(ctx, namespace ?? "", name, decodeBody(text, contentTypeOf(req)));
+    bindPod(ctx, namespace ?? "", name, await decodeBody(text, contentTypeOf(req)));
     return json(
       { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 },
       201,

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { YAML } from "../../deps.ts";
+import { yamlBlock } from "./_yaml_block.ts";
+import { rememberRendered } from "./_rendered_kubeconfigs.ts";
 import { encodeBase64 } from "./_fields.ts";
 import type { Secret } from "./secret.ts";
 
@@ -66,5 +67,9 @@ export function kubeconfigFor(options: KubeconfigForOptions): string {
     "current-context": name,
     preferences: {},
   };
-  return YAML.stringify(doc, { version: "1.1" });
+  // Printed without the YAML library (the document is small and fixed), and remembered, so
+  // `connect({ kubeconfigYaml })` of this text needs no YAML parser either.
+  const text = yamlBlock(doc);
+  rememberRendered(text, doc);
+  return text;
 }

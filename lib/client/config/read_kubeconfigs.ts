@@ -6,7 +6,6 @@
 import { E, type Either } from "../../deps.ts";
 import { type ConfigError, readError } from "./config_error.ts";
 import { mergeKubeconfigs } from "./merge_kubeconfigs.ts";
-import { parseKubeconfig } from "./parse_kubeconfig.ts";
 import type { Kubeconfig } from "./types.ts";
 
 /** Which kubeconfig files to read (see {@link kubeconfigPaths}). */
@@ -64,6 +63,8 @@ export async function readKubeconfigs(
       if (!mustExist && e instanceof Deno.errors.NotFound) continue;
       return E.left(readError(path, e, { field: "kubeconfig" }));
     }
+    // The YAML library loads with the first kubeconfig file read, not with the framework.
+    const { parseKubeconfig } = await import("./parse_kubeconfig.ts");
     const one = parseKubeconfig(text, path);
     if (E.isLeft(one)) return one;
     parsed.push(one.right);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { YAML } from "../../../lib/deps.ts";
+import { YAML } from "../../../lib/yaml_deps.ts";
 import { compileSchema, type SchemaProps } from "../../../lib/apiserver/schema/mod.ts";
 import { validateCelRules } from "../../../lib/apiserver/cel/mod.ts";
 import { realCrdsDir } from "../_real_crds.ts";

@@ -5,7 +5,7 @@
  * bearer token over `http://`).
  */
 import assert from "node:assert/strict";
-import { YAML } from "../../../lib/deps.ts";
+import { YAML } from "../../../lib/yaml_deps.ts";
 import { kubectlAvailable } from "../_kubectl.ts";
 import { startCli } from "./_cli.ts";
 

@@ -15,10 +15,30 @@ export interface ThreadCluster {
   client(): Promise<Client>;
   /** Resolves once `n` PodSets report every replica ready (tracked inside the worker). */
   untilReady(n: number): Promise<void>;
+  /** The server's request counts (verb and resource) and the pods added and deleted so far. */
+  counts(): Promise<ClusterCounts>;
+  /**
+   * Deletes one pod of PodSet `owner`; resolves with the ms from the delete's commit to the
+   * replacement's create commit, once all `total` PodSets report ready again.
+   */
+  replace(owner: string, total: number): Promise<number>;
   close(): Promise<void>;
 }
 
-type Reply = { type: string; id?: number; kubeconfig?: string; error?: string };
+/** What {@link ThreadCluster.counts} answers. */
+export interface ClusterCounts {
+  readonly counts: Record<string, number>;
+  readonly podsAdded: number;
+  readonly podsDeleted: number;
+}
+
+type Reply = {
+  type: string;
+  id?: number;
+  kubeconfig?: string;
+  error?: string;
+  ms?: number;
+} & Partial<ClusterCounts>;
 
 /** Starts {@link ThreadCluster} in a worker and waits until its server listens. */
 export async function startClusterThread(): Promise<ThreadCluster> {
@@ -35,6 +55,14 @@ export async function startClusterThread(): Promise<ThreadCluster> {
   const started = await reply("started");
   const kubeconfig = started.kubeconfig!;
   let nextId = 0;
+  const ask = async (msg: Record<string, unknown>): Promise<Reply> => {
+    const id = ++nextId;
+    const done = reply(id);
+    worker.postMessage({ ...msg, id });
+    const r = await done;
+    if (r.error) throw new Error(r.error);
+    return r;
+  };
   return {
     kubeconfig,
     async client() {
@@ -43,11 +71,14 @@ export async function startClusterThread(): Promise<ThreadCluster> {
       return c.right;
     },
     async untilReady(n) {
-      const id = ++nextId;
-      const done = reply(id);
-      worker.postMessage({ type: "until", id, ready: n });
-      const r = await done;
-      if (r.error) throw new Error(r.error);
+      await ask({ type: "until", ready: n });
+    },
+    async counts() {
+      const r = await ask({ type: "counts" });
+      return { counts: r.counts!, podsAdded: r.podsAdded!, podsDeleted: r.podsDeleted! };
+    },
+    async replace(owner, total) {
+      return (await ask({ type: "replace", owner, total })).ms!;
     },
     async close() {
       const closed = reply("closed");

@@ -1,29 +1,88 @@
 /**
  * Worker entry: an embedded cluster ({@link startCluster}) on its own thread, with a
- * {@link Tracker} beside it. Messages in: `{ type: "until", id, ready }` (answers
- * `{ type: "reached", id }` once that many PodSets report ready) and `{ type: "close" }`
- * (answers `{ type: "closed" }`). Posts `{ type: "started", kubeconfig }` first.
+ * {@link Tracker} beside it. Messages in (each with an `id`, answered with the same `id`):
+ *
+ * - `{ type: "until", ready }`: answers once that many PodSets report ready;
+ * - `{ type: "counts" }`: answers `{ counts }`, the server's requests by verb and resource,
+ *   and `{ podsAdded, podsDeleted }` since the start;
+ * - `{ type: "replace", owner }`: deletes one pod of PodSet `owner` (as a driver would) and
+ *   answers `{ ms }`, from the delete's commit to the commit of the replacement's create,
+ *   once the PodSet reports ready again (all measured here, on the server's clock);
+ * - `{ type: "close" }` (answers `{ type: "closed" }`).
+ *
+ * Posts `{ type: "started", kubeconfig }` first.
  *
  * @module
  */
 /// <reference lib="deno.worker" />
-import { startCluster, Tracker } from "./_harness.ts";
+import { must, startCluster, Tracker } from "./_harness.ts";
+
+type Msg = { type: string; id?: number; ready?: number; owner?: string; total?: number };
 
 const cluster = await startCluster();
 const tracker = new Tracker(cluster);
-self.onmessage = async (m: MessageEvent<{ type: string; id?: number; ready?: number }>) => {
+let podsAdded = 0, podsDeleted = 0;
+let onPod: ((type: string, name: string, terminating: boolean) => void) | undefined;
+tracker.listeners.push((e) => {
+  if (e.storageKey !== cluster.podsKey) return;
+  if (e.type === "ADDED") podsAdded++;
+  if (e.type === "DELETED") podsDeleted++;
+  onPod?.(e.type, e.object.metadata!.name!, !!e.object.metadata!.deletionTimestamp);
+});
+
+async function replace(owner: string, total: number): Promise<number> {
+  const storage = cluster.server.context.storage;
+  const victim = storage.list(cluster.podsKey, "default").find((s) =>
+    s.object.metadata!.name!.startsWith(`${owner}-`) && !s.object.metadata!.deletionTimestamp
+  )!.object.metadata!.name!;
+  let deletedAt = 0;
+  const replaced = new Promise<number>((resolve) => {
+    onPod = (type, name, terminating) => {
+      if (name === victim && !deletedAt && (terminating || type === "DELETED")) {
+        deletedAt = performance.now();
+      } else if (deletedAt && type === "ADDED" && name.startsWith(`${owner}-`)) {
+        resolve(performance.now() - deletedAt);
+      }
+    };
+  });
+  must(
+    "delete a pod",
+    await cluster.client.delete({ apiVersion: "v1", kind: "Pod" }, victim, {
+      namespace: "default",
+    }),
+  );
+  const ms = await replaced;
+  onPod = undefined;
+  await tracker.until(`${owner} is ready again`, () => tracker.ready === total);
+  await tracker.quiet(20);
+  return ms;
+}
+
+self.onmessage = async (m: MessageEvent<Msg>) => {
   const msg = m.data;
-  if (msg.type === "until") {
-    try {
+  try {
+    if (msg.type === "until") {
       await tracker.until(`${msg.ready} PodSets ready`, () => tracker.ready === msg.ready);
       self.postMessage({ type: "reached", id: msg.id });
-    } catch (e) {
-      self.postMessage({ type: "reached", id: msg.id, error: String(e) });
+    } else if (msg.type === "counts") {
+      await tracker.quiet(50);
+      self.postMessage({
+        type: "counts",
+        id: msg.id,
+        counts: cluster.server.requestCounts(),
+        podsAdded,
+        podsDeleted,
+      });
+    } else if (msg.type === "replace") {
+      const ms = await replace(msg.owner!, msg.total!);
+      self.postMessage({ type: "replaced", id: msg.id, ms });
+    } else if (msg.type === "close") {
+      tracker.close();
+      await cluster.close();
+      self.postMessage({ type: "closed" });
     }
-  } else if (msg.type === "close") {
-    tracker.close();
-    await cluster.close();
-    self.postMessage({ type: "closed" });
+  } catch (e) {
+    self.postMessage({ type: "error", id: msg.id, error: String(e) });
   }
 };
 self.postMessage({ type: "started", kubeconfig: cluster.server.kubeconfig });

@@ -1,5 +1,6 @@
 /** Test helpers: a started embedded cluster, a client, and event-driven waiting. */
-import { firstValueFrom, rx } from "../../../lib/deps.ts";
+import { firstValueFrom } from "../../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import { type Client, connect, E, type KubeObject } from "../../../mod.ts";
 import { type Cluster, type ClusterOptions, startCluster } from "../../../lib/apiserver/mod.ts";
 

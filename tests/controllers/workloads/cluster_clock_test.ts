@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { TestScheduler } from "../../../lib/deps.ts";
+import { TestScheduler } from "../../../lib/testing/deps.ts";
 import { controller, E, worldFromObjects } from "../../../mod.ts";
 import { scaledClock } from "../../../lib/apiserver/mod.ts";
 import { onClock } from "../../../controllers/workloads/on_clock.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { firstValueFrom, rx } from "../../../lib/deps.ts";
+import { firstValueFrom } from "../../../lib/deps.ts";
+import * as rx from "npm:rxjs@7.8.2";
 import {
   type Client,
   connect,

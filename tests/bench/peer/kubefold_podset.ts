@@ -1,0 +1,30 @@
+/**
+ * kubefold's side of the peer benchmark: the PodSet controller in a manager, as
+ * `examples/podset.ts` and every new user runs it — `connect()` and `startManager()` with
+ * their default settings, nothing tuned. `--tuned` sets what the earlier benchmarks set by
+ * hand (client at 100,000 QPS, concurrency 16), for the record.
+ *
+ *   deno run -A --lock=tests/deno.lock tests/bench/peer/kubefold_podset.ts KUBECONFIG [--tuned]
+ *
+ * Prints `ready` once the manager is ready, then runs until SIGTERM.
+ *
+ * @module
+ */
+import { connect, E, startManager } from "../../../mod.ts";
+import { podSetController } from "../../../controllers/podset/mod.ts";
+
+const [kubeconfig] = Deno.args;
+const tuned = Deno.args.includes("--tuned");
+const client = await connect({
+  kubeconfig,
+  ...(tuned ? { rateLimit: { qps: 100_000, burst: 100_000 } } : {}),
+});
+if (E.isLeft(client)) throw new Error(client.left.message);
+const manager = await startManager({
+  client: client.right,
+  controllers: [tuned ? { ...podSetController, concurrency: 16 } : podSetController],
+});
+await manager.ready;
+Deno.addSignalListener("SIGTERM", () => Deno.exit(0));
+console.log("ready");
+await manager.done;
