@@ -10,7 +10,8 @@
  * 4. memory: manager heap per cached pod, with and without stripManagedFields;
  * 5. five pod-reading controllers share one pod LIST and one WATCH;
  * 6. the peer: the PodSet controller on `@kubernetes/client-node` vs kubefold's defaults, each
- *    in its own process, at 200 and 1,000 PodSets (`--rounds=N` repeats, median reported).
+ *    in its own process, at 200 and 1,000 PodSets (`--rounds=N` repeats, median reported);
+ * 7. the concurrency sweep behind the default concurrency (1 to 32 keys at once).
  *
  *   deno task bench:e2e                 # full sizes (1,000 PodSets x 3, 100,000 pods)
  *   deno task bench:e2e --quick         # small sizes, for a smoke run
@@ -27,6 +28,7 @@ import { convergenceScenario } from "./scenarios/convergence.ts";
 import { memoryScenario } from "./scenarios/memory.ts";
 import { sharedWatchScenario } from "./scenarios/shared_watch.ts";
 import { peerScenario } from "./scenarios/peer.ts";
+import { concurrencyScenario } from "./scenarios/concurrency.ts";
 
 /** The peer's workers: kubefold's default concurrency, so the two differ in code only. */
 const PEER_WORKERS = 4;
@@ -98,6 +100,7 @@ async function main(): Promise<number> {
       rounds,
       peerWorkers: PEER_WORKERS,
     }));
+  await run("7", "concurrency sweep", () => concurrencyScenario(sizes, rounds, PEER_WORKERS));
   console.log(table(rows));
   const failed = rows.filter((r) => r.pass === false).length;
   console.log(failed ? `${failed} row(s) FAIL` : "all targets PASS");

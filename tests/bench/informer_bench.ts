@@ -160,7 +160,7 @@ interface Fixture {
   readonly avgPodBytes: number;
 }
 
-function fixture(pods: number, events: number): Fixture {
+export function fixture(pods: number, events: number): Fixture {
   const items = Array.from({ length: pods }, (_, i) => JSON.stringify(pod(i, 1000 + i)));
   const avgPodBytes = items.reduce((n, s) => n + s.length, 0) / pods;
   const list = encoder.encode(
@@ -178,7 +178,7 @@ function fixture(pods: number, events: number): Fixture {
 }
 
 /** A local server answering discovery, the LIST (ignoring `limit`) and the watch stream. */
-function serve(f: Fixture) {
+export function serve(f: Fixture) {
   const chunk = 64 * 1024;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req) => {
     const url = new URL(req.url);
@@ -207,7 +207,7 @@ function heapUsed(): number {
 }
 
 /** The baseline: fetch the list, JSON.parse it into a Map, then parse watch lines into it. */
-async function baseline(url: string, events: number): Promise<unknown> {
+export async function baseline(url: string, events: number): Promise<unknown> {
   const map = new Map<string, KubeObject>();
   const list = JSON.parse(await (await fetch(`${url}/api/v1/pods`)).text()) as {
     items: KubeObject[];
@@ -236,7 +236,7 @@ async function baseline(url: string, events: number): Promise<unknown> {
 }
 
 /** Our pipeline: listWatch -> reflect -> store with 3 indexes. */
-async function pipeline(url: string, events: number, strip: boolean): Promise<unknown> {
+export async function pipeline(url: string, events: number, strip: boolean): Promise<unknown> {
   const client = createClient({
     server: url,
     namespace: "default",

@@ -83,12 +83,15 @@ interface Target {
   untilReady(n: number): Promise<void>;
 }
 
-/** The controller: create the PodSets, wait until every status reports ready. */
-async function controlled(target: Target, sizes: Sizes): Promise<number> {
+/**
+ * The controller: create the PodSets, wait until every status reports ready. The controller
+ * runs at `concurrency` (default: the driver's, `sizes.concurrency`).
+ */
+async function controlled(target: Target, sizes: Sizes, concurrency?: number): Promise<number> {
   const managerClient = await target.client();
   const manager = await startManager({
     client: managerClient,
-    controllers: [{ ...podSetController, concurrency: sizes.concurrency }],
+    controllers: [{ ...podSetController, concurrency: concurrency ?? sizes.concurrency }],
   });
   await manager.ready;
   const t0 = performance.now();
@@ -172,6 +175,14 @@ async function onSameThread(run: (c: Cluster) => Promise<number>): Promise<numbe
   const ms = await run(cluster);
   await cluster.close();
   return ms;
+}
+
+/**
+ * One convergence run with the server on its own thread and the controller at
+ * `concurrency` (the driver creates at `sizes.concurrency`); returns the ms to all ready.
+ */
+export function convergeOnThread(sizes: Sizes, concurrency: number): Promise<number> {
+  return onThread((t) => controlled(t, sizes, concurrency));
 }
 
 const ms = (x: number) => `${x.toFixed(0)} ms`;

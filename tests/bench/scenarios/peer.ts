@@ -60,7 +60,8 @@ const writeVerbs = new Set(["create", "delete", "patch", "update", "deletecollec
 function writesOf(before: ClusterCounts, after: ClusterCounts): number {
   let n = 0;
   for (const [k, v] of Object.entries(after.counts)) {
-    if (writeVerbs.has(k.split(" ")[0])) n += v - (before.counts[k] ?? 0);
+    // Keys are "<verb>[/<subresource>] <resource>", e.g. "patch/status podsets".
+    if (writeVerbs.has(k.split(/[ /]/)[0])) n += v - (before.counts[k] ?? 0);
   }
   return n;
 }
