@@ -23,6 +23,8 @@ import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
 import { workloadControllers } from "./workload_controllers.ts";
+import { installSnapshotApi } from "../snapshots/install_snapshot_api.ts";
+import { snapshotControllers } from "../snapshots/snapshot_controllers.ts";
 
 /** Options of {@link startCluster}: the server's, plus the simulation, clock and controllers. */
 export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "now"> {
@@ -36,6 +38,12 @@ export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "n
   /** More controllers to run in the same manager (e.g. the operator under test). */
   // deno-lint-ignore no-explicit-any
   readonly controllers?: readonly ControllerSpec<any, any>[];
+  /**
+   * Serve `snapshot.storage.k8s.io/v1` (VolumeSnapshot, VolumeSnapshotContent,
+   * VolumeSnapshotClass CRDs, the default class `standard`) with a simulated snapshotter, as
+   * a cluster with external-snapshotter installed does (default true).
+   */
+  readonly snapshots?: boolean;
   /** The manager's logger (default: silent). */
   readonly managerLogger?: Logger;
 }
@@ -69,7 +77,7 @@ export interface Cluster {
  * ```
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const { simulation, clock, controllers, managerLogger, ...serverOptions } = options;
+  const { simulation, clock, controllers, managerLogger, snapshots, ...serverOptions } = options;
   const server = await startApiServer({
     ...serverOptions,
     simulation: { nodes: 3, ...simulation, ...(clock ? { scheduler: clock } : {}) },
@@ -80,9 +88,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await server.close();
     throw new Error(`Cannot start the cluster: ${client.left.message}`);
   }
+  const withSnapshots = snapshots ?? true;
+  const installed = withSnapshots ? await installSnapshotApi(client.right) : E.right(undefined);
+  if (E.isLeft(installed)) {
+    client.right.close();
+    await server.close();
+    throw new Error(`Cannot start the cluster: ${installed.left.message}`);
+  }
   const manager = await startManager({
     client: client.right,
-    controllers: [...workloadControllers({ clock }), ...(controllers ?? [])],
+    controllers: [
+      ...workloadControllers({ clock }),
+      ...(withSnapshots ? snapshotControllers({ clock }) : []),
+      ...(controllers ?? []),
+    ],
     ...(managerLogger ? { logger: managerLogger } : {}),
   });
   await manager.ready;
