@@ -13,6 +13,7 @@
  */
 import { E } from "../../lib/deps.ts";
 import type { Logger } from "../../lib/core/logger.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
 import {
   type ApiServer,
   type ApiServerOptions,
@@ -35,6 +36,11 @@ export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "n
    * their requeues (default: wall time). A fast `scaledClock` makes CronJobs fire at once.
    */
   readonly clock?: ClusterClock;
+  /**
+   * CustomResourceDefinitions to install before the manager starts (the primaries of
+   * `controllers`: a controller's caches only sync once its resources are served).
+   */
+  readonly crds?: readonly KubeObject[];
   /** More controllers to run in the same manager (e.g. the operator under test). */
   // deno-lint-ignore no-explicit-any
   readonly controllers?: readonly ControllerSpec<any, any>[];
@@ -77,7 +83,8 @@ export interface Cluster {
  * ```
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const { simulation, clock, controllers, managerLogger, snapshots, ...serverOptions } = options;
+  const { simulation, clock, controllers, crds, managerLogger, snapshots, ...serverOptions } =
+    options;
   const server = await startApiServer({
     ...serverOptions,
     simulation: { nodes: 3, ...simulation, ...(clock ? { scheduler: clock } : {}) },
@@ -89,7 +96,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     throw new Error(`Cannot start the cluster: ${client.left.message}`);
   }
   const withSnapshots = snapshots ?? true;
-  const installed = withSnapshots ? await installSnapshotApi(client.right) : E.right(undefined);
+  let installed = withSnapshots ? await installSnapshotApi(client.right) : E.right(undefined);
+  for (const crd of crds ?? []) {
+    if (E.isLeft(installed)) break;
+    const r = await client.right.apply(crd, { fieldManager: "kubefold-cluster", force: true });
+    installed = E.isLeft(r) ? r : E.right(undefined);
+  }
   if (E.isLeft(installed)) {
     client.right.close();
     await server.close();

@@ -1,0 +1,56 @@
+/**
+ * The SampleDB CustomResourceDefinition, generated from the schema in `types.ts`.
+ *
+ * @module
+ */
+import type { k8sApiextensions } from "../../lib/deps.ts";
+import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from "./types.ts";
+
+/**
+ * The `apiextensions.k8s.io/v1` CRD of SampleDB: namespaced, short name `sdb`, category `all`,
+ * a status subresource, and printer columns so `kubectl get sampledb` shows PHASE, VERSION,
+ * READY, LAST BACKUP and AGE, and `-o wide` adds the wanted version, replicas, storage and
+ * backup schedule.
+ *
+ * @example
+ * ```ts
+ * import { sampleDbCrd } from "./crd.ts";
+ * sampleDbCrd.metadata?.name; // "sampledbs.db.example.com"
+ * ```
+ */
+export const sampleDbCrd: k8sApiextensions.CustomResourceDefinition = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: `sampledbs.${SAMPLEDB_GROUP}` },
+  spec: {
+    group: SAMPLEDB_GROUP,
+    scope: "Namespaced",
+    names: {
+      kind: SAMPLEDB_KIND,
+      listKind: `${SAMPLEDB_KIND}List`,
+      plural: "sampledbs",
+      singular: "sampledb",
+      shortNames: ["sdb"],
+      categories: ["all"],
+    },
+    versions: [{
+      name: SAMPLEDB_VERSION,
+      served: true,
+      storage: true,
+      // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
+      schema: { openAPIV3Schema: sampleDbSchema.json as k8sApiextensions.JSONSchemaProps },
+      subresources: { status: {} },
+      additionalPrinterColumns: [
+        { name: "Phase", type: "string", jsonPath: ".status.phase" },
+        { name: "Version", type: "string", jsonPath: ".status.currentVersion" },
+        { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
+        { name: "Last Backup", type: "date", jsonPath: ".status.lastBackup" },
+        { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+        { name: "Wanted", type: "string", jsonPath: ".spec.version", priority: 1 },
+        { name: "Replicas", type: "integer", jsonPath: ".spec.replicas", priority: 1 },
+        { name: "Storage", type: "string", jsonPath: ".spec.storage.size", priority: 1 },
+        { name: "Schedule", type: "string", jsonPath: ".spec.backup.schedule", priority: 1 },
+      ],
+    }],
+  },
+};
