@@ -8,7 +8,7 @@
 import type { k8sApps, k8sBatch, k8sCore } from "../../lib/deps.ts";
 import { keyOf } from "../../lib/core/key.ts";
 import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import { isControlledBy } from "../../lib/reconcile/owner_reference.ts";
+import { type HasOwnerReferences, isControlledBy } from "../../lib/reconcile/owner_reference.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import type { VolumeSnapshot } from "../snapshots/types.ts";
 import { childNamesOf, TARGET_VERSION_ANNOTATION, VERSION_ANNOTATION } from "./children.ts";
@@ -90,8 +90,8 @@ export function observe(db: R<SampleDB>, world: SampleDbWorld): DbFacts {
   const ns = db.metadata?.namespace;
   const n = childNamesOf(db);
   const key = (name: string) => keyOf(ns, name);
-  const mine = <T extends { metadata?: R<{ ownerReferences?: unknown }> }>(o: T | undefined) =>
-    o && isControlledBy(o as never, uid) ? o : undefined;
+  const mine = <T extends HasOwnerReferences>(o: T | undefined) =>
+    o && isControlledBy(o, uid) ? o : undefined;
   const statefulSet = world.statefulSets.get(key(n.statefulSet));
   const upgradeJob = mine(world.jobs.get(key(n.upgrade)));
   const cronJob = mine(world.cronJobs.get(key(n.backup)));

@@ -23,7 +23,7 @@ import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
 import { deleteOp, type Op } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { setCondition } from "../../lib/reconcile/set_condition.ts";
-import { isControlledBy } from "../../lib/reconcile/owner_reference.ts";
+import { type HasOwnerReferences, isControlledBy } from "../../lib/reconcile/owner_reference.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
 import { refOf } from "../../lib/reconcile/op.ts";
@@ -66,8 +66,8 @@ export function planCleanup(db: DeepReadonly<SampleDB>, world: SampleDbWorld, no
   const ns = db.metadata?.namespace;
   const name = db.metadata?.name ?? "";
   const n = childNamesOf(db);
-  const mine = <T extends object>(o: T | undefined) =>
-    o && isControlledBy(o as never, uid) ? o : undefined;
+  const mine = <T extends HasOwnerReferences>(o: T | undefined) =>
+    o && isControlledBy(o, uid) ? o : undefined;
   const ops: Op[] = [];
   const cron = mine(world.cronJobs.get(keyOf(ns, n.backup)));
   if (cron && !cron.metadata?.deletionTimestamp) {
