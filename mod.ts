@@ -347,4 +347,6 @@ export type {
   k8sDiscovery as discoveryv1,
   k8sEvents as eventsv1,
   k8sMeta as metav1,
+  k8sNetworking as networkingv1,
+  k8sAutoscaling as autoscalingv2,
 } from "./lib/deps.ts";

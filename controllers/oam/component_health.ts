@@ -5,9 +5,7 @@
  *
  * @module
  */
-import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import { type HasOwnerReferences, isControlledBy } from "../../lib/reconcile/owner_reference.ts";
+import { E, type Either, type HasMetadata, isControlledBy, objectKey } from "../../mod.ts";
 import { workloadName } from "./render.ts";
 import type { ComponentEntry, OamWorld, ResolvedEntry } from "./resolve.ts";
 import type { ComponentHealth } from "./types.ts";
@@ -37,8 +35,8 @@ export interface HealthInput {
  */
 export function componentHealth(i: HealthInput, world: OamWorld): ComponentHealth {
   const name = workloadName(i.app, i.entry.name);
-  const key = keyOf(i.namespace, name);
-  const mine = <T extends HasOwnerReferences>(o: T | undefined) =>
+  const key = objectKey(i.namespace, name);
+  const mine = <T extends HasMetadata>(o: T | undefined) =>
     o && isControlledBy(o, i.uid) ? o : undefined;
   const d = mine(world.deployments.get(key));
   const desired = d?.spec?.replicas ?? 1;

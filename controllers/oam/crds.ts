@@ -3,8 +3,7 @@
  *
  * @module
  */
-import type { k8sApiextensions } from "../../lib/deps.ts";
-import type { JsonSchema } from "../../lib/reconcile/schema_builder.ts";
+import type { apiextensionsv1, JsonSchema } from "../../mod.ts";
 import {
   applicationSchema,
   componentSchema,
@@ -15,8 +14,8 @@ import {
   scalingTraitSchema,
 } from "./types.ts";
 
-type Crd = k8sApiextensions.CustomResourceDefinition;
-type Column = k8sApiextensions.CustomResourceColumnDefinition;
+type Crd = apiextensionsv1.CustomResourceDefinition;
+type Column = apiextensionsv1.CustomResourceColumnDefinition;
 
 const crd = (
   kind: string,
@@ -46,7 +45,7 @@ const crd = (
         served: true,
         storage: true,
         // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
-        schema: { openAPIV3Schema: schema as k8sApiextensions.JSONSchemaProps },
+        schema: { openAPIV3Schema: schema as apiextensionsv1.JSONSchemaProps },
         ...(status ? { subresources: { status: {} } } : {}),
         additionalPrinterColumns: [
           ...columns,

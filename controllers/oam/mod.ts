@@ -16,13 +16,14 @@
 import {
   controller,
   type ControllerSpec,
+  type HasMetadata,
   type Kind,
-} from "../../lib/controller/controller_spec.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { StoreReader } from "../../lib/store/create_store.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
-import { type World, worldFromStore } from "../../lib/reconcile/world.ts";
+  type KubeObject,
+  objectKey,
+  type StoreReader,
+  type World,
+  worldFromStore,
+} from "../../mod.ts";
 import { type OamWorld, reconcileApplication } from "./reconcile.ts";
 import { type Application, OAM_API_VERSION, type TraitKind } from "./types.ts";
 
@@ -81,7 +82,7 @@ export function applicationController(): ControllerSpec<Application & HasMetadat
             ? c.componentName === o.metadata?.name
             : (c.traits ?? []).some((t) => t.kind === field && t.name === o.metadata?.name)
         );
-        return hit ? [keyOf(app.metadata?.namespace, app.metadata?.name ?? "")] : [];
+        return hit ? [objectKey(app.metadata?.namespace, app.metadata?.name ?? "")] : [];
       });
   return controller<Application & HasMetadata, OamWorld>({
     name: "oam-application",

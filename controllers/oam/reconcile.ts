@@ -17,17 +17,23 @@
  *
  * @module
  */
-import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import { deepEqual } from "../../lib/core/deep_equal.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import { refOf } from "../../lib/reconcile/op.ts";
-import type { Plan } from "../../lib/reconcile/plan.ts";
-import { planChildren } from "../../lib/reconcile/plan_children.ts";
-import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
-import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
-import { setCondition } from "../../lib/reconcile/set_condition.ts";
+import {
+  deepEqual,
+  type DeepReadonly,
+  E,
+  type Either,
+  type JsonObject,
+  type KubeObject,
+  objectKey,
+  type Plan,
+  planChildren,
+  type ReconcileContext,
+  type ReconcileError,
+  refOf,
+  setCondition,
+  terminal,
+  worldFromObjects,
+} from "../../mod.ts";
 import { componentHealth } from "./component_health.ts";
 import { COMPONENT_LABEL, renderEntry, workloadName } from "./render.ts";
 import { type OamWorld, resolveEntry } from "./resolve.ts";
@@ -43,8 +49,7 @@ type Obj = DeepReadonly<KubeObject>;
  * @example
  * ```ts
  * import { reconcileApplication } from "./reconcile.ts";
- * import { worldFromObjects } from "../../lib/reconcile/world.ts";
- * const none = worldFromObjects([]);
+ *  * const none = worldFromObjects([]);
  * const plan = reconcileApplication({
  *   apiVersion: "core.oam.kubefold.dev/v1alpha1", kind: "Application",
  *   metadata: { namespace: "d", name: "shop", uid: "u1" },
@@ -65,7 +70,7 @@ export function reconcileApplication(
   const name = app.metadata?.name ?? "";
   const ns = app.metadata?.namespace;
   if (!uid) {
-    return E.left(terminal(`Cannot reconcile Application ${keyOf(ns, name)}: no metadata.uid`));
+    return E.left(terminal(`Cannot reconcile Application ${objectKey(ns, name)}: no metadata.uid`));
   }
   const entries = app.spec?.components ?? [];
   const resolved = entries.map((e) => resolveEntry(ns, e, world));
@@ -86,12 +91,12 @@ export function reconcileApplication(
       : d.kind === "Ingress"
       ? world.ingresses
       : world.autoscalers;
-    const o = w.get(keyOf(ns, d.metadata?.name ?? "")) as Obj | undefined;
+    const o = w.get(objectKey(ns, d.metadata?.name ?? "")) as Obj | undefined;
     return o && !owned.includes(o) ? [o] : [];
   });
   const planned = planChildren(desired, [...owned, ...held], { ownerUid: uid });
   const components = entries.map((entry, i) => {
-    const prefix = `${keyOf(ns, workloadName(name, entry.name))}`;
+    const prefix = `${objectKey(ns, workloadName(name, entry.name))}`;
     return componentHealth({
       app: name,
       ...(ns ? { namespace: ns } : {}),

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { k8sApps, k8sAutoscaling, k8sCore, k8sNetworking } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { appsv1, autoscalingv2, corev1, KubeObject, networkingv1 } from "../../mod.ts";
 import type { ResolvedEntry } from "./resolve.ts";
 
 /** Label on every child: the Application's name. */
@@ -34,7 +33,7 @@ export function scrapeAnnotations(r: ResolvedEntry): Record<string, string> {
 
 const resourcesOf = (
   r: NonNullable<ResolvedEntry["component"]["spec"]["workload"]["resources"]>,
-): k8sCore.ResourceRequirements => ({
+): corev1.ResourceRequirements => ({
   ...(r.requests ? { requests: { ...r.requests } } : {}),
   ...(r.limits ? { limits: { ...r.limits } } : {}),
 });
@@ -67,7 +66,7 @@ export function renderEntry(app: string, namespace: string, r: ResolvedEntry): K
   const scrape = scrapeAnnotations(r);
   const scaling = r.scaling?.spec;
   const ports = w.ports ?? [];
-  const deployment: Out<k8sApps.Deployment> = {
+  const deployment: Out<appsv1.Deployment> = {
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: meta(),
@@ -100,7 +99,7 @@ export function renderEntry(app: string, namespace: string, r: ResolvedEntry): K
   };
   const out: KubeObject[] = [deployment];
   if (ports.length) {
-    const service: Out<k8sCore.Service> = {
+    const service: Out<corev1.Service> = {
       apiVersion: "v1",
       kind: "Service",
       metadata: meta(scrape),
@@ -118,7 +117,7 @@ export function renderEntry(app: string, namespace: string, r: ResolvedEntry): K
   }
   const expose = r.expose?.spec;
   if (expose) {
-    const ingress: Out<k8sNetworking.Ingress> = {
+    const ingress: Out<networkingv1.Ingress> = {
       apiVersion: "networking.k8s.io/v1",
       kind: "Ingress",
       metadata: meta(),
@@ -140,7 +139,7 @@ export function renderEntry(app: string, namespace: string, r: ResolvedEntry): K
   }
   const autoscale = scaling?.autoscale;
   if (autoscale) {
-    const hpa: Out<k8sAutoscaling.HorizontalPodAutoscaler> = {
+    const hpa: Out<autoscalingv2.HorizontalPodAutoscaler> = {
       apiVersion: "autoscaling/v2",
       kind: "HorizontalPodAutoscaler",
       metadata: meta(),

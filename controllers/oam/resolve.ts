@@ -6,16 +6,16 @@
  * @module
  */
 import {
+  type appsv1,
+  type autoscalingv2,
+  type corev1,
+  type DeepReadonly,
   E,
   type Either,
-  type k8sApps,
-  type k8sAutoscaling,
-  type k8sCore,
-  type k8sNetworking,
-} from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import type { World } from "../../lib/reconcile/world.ts";
+  type networkingv1,
+  objectKey,
+  type World,
+} from "../../mod.ts";
 import type {
   Application,
   Component,
@@ -30,10 +30,10 @@ export interface OamWorld {
   readonly scalingTraits: World<ScalingTrait>;
   readonly exposeTraits: World<ExposeTrait>;
   readonly monitoringTraits: World<MonitoringTrait>;
-  readonly deployments: World<k8sApps.Deployment>;
-  readonly services: World<k8sCore.Service>;
-  readonly ingresses: World<k8sNetworking.Ingress>;
-  readonly autoscalers: World<k8sAutoscaling.HorizontalPodAutoscaler>;
+  readonly deployments: World<appsv1.Deployment>;
+  readonly services: World<corev1.Service>;
+  readonly ingresses: World<networkingv1.Ingress>;
+  readonly autoscalers: World<autoscalingv2.HorizontalPodAutoscaler>;
 }
 
 /** One entry of `Application.spec.components`. */
@@ -67,8 +67,8 @@ export function resolveEntry(
   entry: ComponentEntry,
   world: OamWorld,
 ): Either<string, ResolvedEntry> {
-  const component = world.components.get(keyOf(namespace, entry.componentName));
-  if (!component) return E.left(`Component ${keyOf(namespace, entry.componentName)} not found`);
+  const component = world.components.get(objectKey(namespace, entry.componentName));
+  if (!component) return E.left(`Component ${objectKey(namespace, entry.componentName)} not found`);
   const ports = (component.spec?.workload?.ports ?? []).map((p) => p.containerPort);
   const traits: {
     ScalingTrait?: DeepReadonly<ScalingTrait>;
@@ -76,7 +76,7 @@ export function resolveEntry(
     MonitoringTrait?: DeepReadonly<MonitoringTrait>;
   } = {};
   for (const ref of entry.traits ?? []) {
-    const key = keyOf(namespace, ref.name);
+    const key = objectKey(namespace, ref.name);
     if (traits[ref.kind]) return E.left(`more than one ${ref.kind} (one of each kind at most)`);
     const trait = ref.kind === "ScalingTrait"
       ? (traits.ScalingTrait = world.scalingTraits.get(key))

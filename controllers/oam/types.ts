@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { ObjectMeta } from "../../lib/core/object.ts";
-import { type Infer, type Schema, t } from "../../lib/reconcile/schema_builder.ts";
+import { type Infer, type ObjectMeta, type Schema, t } from "../../mod.ts";
 
 /** API group of the OAM kinds. */
 export const OAM_GROUP = "core.oam.kubefold.dev";

@@ -5,9 +5,7 @@
  *
  * @module
  */
-import type { k8sApps, k8sBatch, k8sCore } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { appsv1, batchv1, corev1, DeepReadonly, KubeObject } from "../../mod.ts";
 import type { SampleDB } from "./types.ts";
 
 type Db = DeepReadonly<SampleDB>;
@@ -58,7 +56,7 @@ const meta = (db: Db, name: string, annotations?: Record<string, string>) => ({
 });
 
 /** The headless Service that gives each pod a stable DNS name. */
-export function desiredService(db: Db): k8sCore.Service & KubeObject {
+export function desiredService(db: Db): corev1.Service & KubeObject {
   return {
     apiVersion: "v1",
     kind: "Service",
@@ -72,7 +70,7 @@ export function desiredService(db: Db): k8sCore.Service & KubeObject {
 }
 
 /** The ConfigMap with the connection details the backup pods read. */
-export function desiredConfigMap(db: Db): k8sCore.ConfigMap & KubeObject {
+export function desiredConfigMap(db: Db): corev1.ConfigMap & KubeObject {
   const n = childNamesOf(db);
   const ns = db.metadata?.namespace ?? "";
   return {
@@ -89,7 +87,7 @@ export function desiredConfigMap(db: Db): k8sCore.ConfigMap & KubeObject {
 }
 
 /** The generated credentials Secret (created once; never applied over). */
-export function generatedSecret(db: Db, password: string): k8sCore.Secret & KubeObject {
+export function generatedSecret(db: Db, password: string): corev1.Secret & KubeObject {
   return {
     apiVersion: "v1",
     kind: "Secret",
@@ -99,7 +97,7 @@ export function generatedSecret(db: Db, password: string): k8sCore.Secret & Kube
   };
 }
 
-const credentialEnv = (db: Db): k8sCore.EnvVar[] => {
+const credentialEnv = (db: Db): corev1.EnvVar[] => {
   const secret = childNamesOf(db).secret;
   return [
     { name: "PGUSER", valueFrom: { secretKeyRef: { name: secret, key: "username" } } },
@@ -114,11 +112,11 @@ const credentialEnv = (db: Db): k8sCore.EnvVar[] => {
 export function desiredStatefulSet(
   db: Db,
   version: string,
-  existing?: DeepReadonly<k8sApps.StatefulSet>,
-): k8sApps.StatefulSet & KubeObject {
+  existing?: DeepReadonly<appsv1.StatefulSet>,
+): appsv1.StatefulSet & KubeObject {
   const n = childNamesOf(db);
   const storage = db.spec?.storage;
-  const claim: k8sCore.PersistentVolumeClaim = {
+  const claim: corev1.PersistentVolumeClaim = {
     metadata: { name: DATA_CLAIM },
     spec: {
       accessModes: ["ReadWriteOnce"],
@@ -148,7 +146,7 @@ export function desiredStatefulSet(
           }],
         },
       },
-      volumeClaimTemplates: claims as k8sCore.PersistentVolumeClaim[],
+      volumeClaimTemplates: claims as corev1.PersistentVolumeClaim[],
     },
   };
 }
@@ -158,7 +156,7 @@ const jobPod = (
   name: string,
   version: string,
   command: string,
-): k8sCore.PodTemplateSpec => ({
+): corev1.PodTemplateSpec => ({
   metadata: { labels: { ...labelsOf(db), "db.example.com/task": name } },
   spec: {
     restartPolicy: "Never",
@@ -173,7 +171,7 @@ const jobPod = (
 });
 
 /** The Job that initializes a new database (runs once per SampleDB). */
-export function initJob(db: Db, version: string): k8sBatch.Job & KubeObject {
+export function initJob(db: Db, version: string): batchv1.Job & KubeObject {
   return {
     apiVersion: "batch/v1",
     kind: "Job",
@@ -191,7 +189,7 @@ export function initJob(db: Db, version: string): k8sBatch.Job & KubeObject {
 }
 
 /** The Job that upgrades the data from `from` to `to` before the pods roll. */
-export function upgradeJob(db: Db, from: string, to: string): k8sBatch.Job & KubeObject {
+export function upgradeJob(db: Db, from: string, to: string): batchv1.Job & KubeObject {
   return {
     apiVersion: "batch/v1",
     kind: "Job",
@@ -208,7 +206,7 @@ export function backupCronJob(
   db: Db,
   version: string,
   suspend: boolean,
-): k8sBatch.CronJob & KubeObject {
+): batchv1.CronJob & KubeObject {
   const n = childNamesOf(db);
   const backup = db.spec?.backup;
   return {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { k8sApiextensions } from "../../lib/deps.ts";
+import type { apiextensionsv1 } from "../../mod.ts";
 import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from "./types.ts";
 
 /**
@@ -18,7 +18,7 @@ import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from 
  * sampleDbCrd.metadata?.name; // "sampledbs.db.example.com"
  * ```
  */
-export const sampleDbCrd: k8sApiextensions.CustomResourceDefinition = {
+export const sampleDbCrd: apiextensionsv1.CustomResourceDefinition = {
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "CustomResourceDefinition",
   metadata: { name: `sampledbs.${SAMPLEDB_GROUP}` },
@@ -38,7 +38,7 @@ export const sampleDbCrd: k8sApiextensions.CustomResourceDefinition = {
       served: true,
       storage: true,
       // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
-      schema: { openAPIV3Schema: sampleDbSchema.json as k8sApiextensions.JSONSchemaProps },
+      schema: { openAPIV3Schema: sampleDbSchema.json as apiextensionsv1.JSONSchemaProps },
       subresources: { status: {} },
       additionalPrinterColumns: [
         { name: "Phase", type: "string", jsonPath: ".status.phase" },

@@ -11,12 +11,16 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { StoreReader } from "../../lib/store/create_store.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
-import { type World, worldFromStore } from "../../lib/reconcile/world.ts";
+import {
+  controller,
+  type ControllerSpec,
+  type HasMetadata,
+  type KubeObject,
+  objectKey,
+  type StoreReader,
+  type World,
+  worldFromStore,
+} from "../../mod.ts";
 import { SNAPSHOT_API_VERSION } from "../snapshots/types.ts";
 import { SNAPSHOT_OF_LABEL } from "./children.ts";
 import { isClaimOf } from "./plan_cleanup.ts";
@@ -87,7 +91,7 @@ export function sampleDbController(
   const password = options.password ?? randomPassword;
   let dbs: StoreReader<KubeObject> | undefined;
   const key = (o: { metadata?: { namespace?: string } }, name: string) =>
-    keyOf(o.metadata?.namespace, name);
+    objectKey(o.metadata?.namespace, name);
   // A claim `data-<db>-<n>` or a Secret named in spec.credentialsSecret wakes its SampleDB.
   const dbsOf = (o: { metadata?: { namespace?: string; name?: string } }, secret: boolean) =>
     (dbs?.list() ?? []).flatMap((d) => {

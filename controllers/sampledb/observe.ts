@@ -5,30 +5,35 @@
  *
  * @module
  */
-import type { k8sApps, k8sBatch, k8sCore } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import { type HasOwnerReferences, isControlledBy } from "../../lib/reconcile/owner_reference.ts";
-import type { World } from "../../lib/reconcile/world.ts";
+import {
+  type appsv1,
+  type batchv1,
+  type corev1,
+  type DeepReadonly,
+  type HasMetadata,
+  isControlledBy,
+  objectKey,
+  type World,
+} from "../../mod.ts";
 import type { VolumeSnapshot } from "../snapshots/types.ts";
 import { childNamesOf, TARGET_VERSION_ANNOTATION, VERSION_ANNOTATION } from "./children.ts";
 import type { SampleDB } from "./types.ts";
 
 /** What the SampleDB reconciler reads from the cache. */
 export interface SampleDbWorld {
-  readonly statefulSets: World<k8sApps.StatefulSet>;
-  readonly services: World<k8sCore.Service>;
-  readonly configMaps: World<k8sCore.ConfigMap>;
-  readonly secrets: World<k8sCore.Secret>;
+  readonly statefulSets: World<appsv1.StatefulSet>;
+  readonly services: World<corev1.Service>;
+  readonly configMaps: World<corev1.ConfigMap>;
+  readonly secrets: World<corev1.Secret>;
   /** Jobs: the SampleDB's own (init, upgrade) and its CronJob's backups (`ownedBy`). */
-  readonly jobs: World<k8sBatch.Job>;
-  readonly cronJobs: World<k8sBatch.CronJob>;
-  readonly claims: World<k8sCore.PersistentVolumeClaim>;
+  readonly jobs: World<batchv1.Job>;
+  readonly cronJobs: World<batchv1.CronJob>;
+  readonly claims: World<corev1.PersistentVolumeClaim>;
   readonly snapshots: World<VolumeSnapshot>;
 }
 
 type R<T> = DeepReadonly<T>;
-type Job = R<k8sBatch.Job>;
+type Job = R<batchv1.Job>;
 
 /** Where a Job is: not there, running, finished either way, or being deleted. */
 export type JobState = "none" | "running" | "complete" | "failed" | "terminating";
@@ -52,7 +57,7 @@ export function jobFailure(job: Job | undefined): string {
 }
 
 /** Whether a StatefulSet has rolled out its current spec and all its pods are ready. */
-export function isRolledOut(sts: R<k8sApps.StatefulSet> | undefined): boolean {
+export function isRolledOut(sts: R<appsv1.StatefulSet> | undefined): boolean {
   const s = sts?.status;
   if (!sts || !s) return false;
   const want = sts.spec?.replicas ?? 1;
@@ -63,19 +68,19 @@ export function isRolledOut(sts: R<k8sApps.StatefulSet> | undefined): boolean {
 
 /** The facts a reconcile of a SampleDB decides on. */
 export interface DbFacts {
-  readonly statefulSet?: R<k8sApps.StatefulSet>;
+  readonly statefulSet?: R<appsv1.StatefulSet>;
   /** The version the StatefulSet runs (its annotation). */
   readonly statefulSetVersion?: string;
   readonly rolledOut: boolean;
-  readonly service?: R<k8sCore.Service>;
-  readonly configMap?: R<k8sCore.ConfigMap>;
+  readonly service?: R<corev1.Service>;
+  readonly configMap?: R<corev1.ConfigMap>;
   /** The Secret the pods read (generated or given), if it exists. */
-  readonly secret?: R<k8sCore.Secret>;
+  readonly secret?: R<corev1.Secret>;
   readonly initJob?: Job;
   readonly upgradeJob?: Job;
   /** The version the upgrade Job upgrades to. */
   readonly upgradeTarget?: string;
-  readonly cronJob?: R<k8sBatch.CronJob>;
+  readonly cronJob?: R<batchv1.CronJob>;
   /** Backup Jobs of the CronJob still running. */
   readonly activeBackups: number;
 }
@@ -89,8 +94,8 @@ export function observe(db: R<SampleDB>, world: SampleDbWorld): DbFacts {
   const uid = db.metadata?.uid ?? "";
   const ns = db.metadata?.namespace;
   const n = childNamesOf(db);
-  const key = (name: string) => keyOf(ns, name);
-  const mine = <T extends HasOwnerReferences>(o: T | undefined) =>
+  const key = (name: string) => objectKey(ns, name);
+  const mine = <T extends HasMetadata>(o: T | undefined) =>
     o && isControlledBy(o, uid) ? o : undefined;
   const statefulSet = world.statefulSets.get(key(n.statefulSet));
   const upgradeJob = mine(world.jobs.get(key(n.upgrade)));

@@ -18,15 +18,20 @@
  *
  * @module
  */
-import { keyOf } from "../../lib/core/key.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import { deleteOp, type Op } from "../../lib/reconcile/op.ts";
-import type { Plan } from "../../lib/reconcile/plan.ts";
-import { setCondition } from "../../lib/reconcile/set_condition.ts";
-import { type HasOwnerReferences, isControlledBy } from "../../lib/reconcile/owner_reference.ts";
-import { deepEqual } from "../../lib/core/deep_equal.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import { refOf } from "../../lib/reconcile/op.ts";
+import {
+  deepEqual,
+  type DeepReadonly,
+  deleteOp,
+  type HasMetadata,
+  isControlledBy,
+  type JsonObject,
+  type KubeObject,
+  objectKey,
+  type Op,
+  type Plan,
+  refOf,
+  setCondition,
+} from "../../mod.ts";
 import { SNAPSHOT_API_VERSION, type VolumeSnapshot } from "../snapshots/types.ts";
 import { childNamesOf, DATA_CLAIM, labelsOf, SNAPSHOT_OF_LABEL } from "./children.ts";
 import { jobState, type SampleDbWorld } from "./observe.ts";
@@ -66,14 +71,14 @@ export function planCleanup(db: DeepReadonly<SampleDB>, world: SampleDbWorld, no
   const ns = db.metadata?.namespace;
   const name = db.metadata?.name ?? "";
   const n = childNamesOf(db);
-  const mine = <T extends HasOwnerReferences>(o: T | undefined) =>
+  const mine = <T extends HasMetadata>(o: T | undefined) =>
     o && isControlledBy(o, uid) ? o : undefined;
   const ops: Op[] = [];
-  const cron = mine(world.cronJobs.get(keyOf(ns, n.backup)));
+  const cron = mine(world.cronJobs.get(objectKey(ns, n.backup)));
   if (cron && !cron.metadata?.deletionTimestamp) {
     ops.push(deleteOp(withKind(cron, "batch/v1", "CronJob")));
   }
-  const upgrade = mine(world.jobs.get(keyOf(ns, n.upgrade)));
+  const upgrade = mine(world.jobs.get(objectKey(ns, n.upgrade)));
   if (jobState(upgrade) === "running") ops.push(deleteOp(withKind(upgrade!, "batch/v1", "Job")));
 
   const claims = world.claims.list().filter((c) =>
@@ -105,7 +110,7 @@ export function planCleanup(db: DeepReadonly<SampleDB>, world: SampleDbWorld, no
   }
   const failed = snaps.filter((s) => s.status?.error?.message && !s.status.readyToUse);
   const pending = claims.filter((c) => snapOf(c.metadata?.name ?? "")?.status?.readyToUse !== true);
-  const sts = mine(world.statefulSets.get(keyOf(ns, n.statefulSet)));
+  const sts = mine(world.statefulSets.get(objectKey(ns, n.statefulSet)));
   if (pending.length === 0) {
     if (sts && !sts.metadata?.deletionTimestamp) {
       ops.push(deleteOp(withKind(sts, "apps/v1", "StatefulSet")));
@@ -119,7 +124,7 @@ export function planCleanup(db: DeepReadonly<SampleDB>, world: SampleDbWorld, no
   }
   const message = failed.length > 0
     ? failed.map((s) =>
-      `VolumeSnapshot ${keyOf(ns, s.metadata?.name ?? "")}: ${s.status?.error?.message}`
+      `VolumeSnapshot ${objectKey(ns, s.metadata?.name ?? "")}: ${s.status?.error?.message}`
     ).join("; ")
     : pending.length > 0
     ? `waiting for ${pending.length} of ${claims.length} snapshots to be ready`

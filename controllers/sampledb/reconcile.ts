@@ -22,17 +22,26 @@
  *
  * @module
  */
-import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import { deepEqual } from "../../lib/core/deep_equal.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import { withFinalizer } from "../../lib/controller/finalizer.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
-import type { Plan } from "../../lib/reconcile/plan.ts";
-import { planChildren } from "../../lib/reconcile/plan_children.ts";
-import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
-import type { ReconcileContext, Reconciler } from "../../lib/reconcile/reconciler.ts";
+import {
+  deepEqual,
+  type DeepReadonly,
+  deleteOp,
+  E,
+  type Either,
+  type JsonObject,
+  type KubeObject,
+  objectKey,
+  type Op,
+  type Plan,
+  planChildren,
+  type ReconcileContext,
+  type ReconcileError,
+  type Reconciler,
+  refOf,
+  terminal,
+  withFinalizer,
+  worldFromObjects,
+} from "../../mod.ts";
 import {
   backupCronJob,
   childNamesOf,
@@ -77,9 +86,9 @@ function live(db: Db, world: SampleDbWorld, ctx: SampleDbContext): Plan {
   const ops: Op[] = [];
   const given = db.spec.credentialsSecret;
   const credentialsProblem = given && !facts.secret
-    ? `Secret ${keyOf(ns, given)} (spec.credentialsSecret) not found`
+    ? `Secret ${objectKey(ns, given)} (spec.credentialsSecret) not found`
     : undefined;
-  if (!given && !world.secrets.get(keyOf(ns, n.generatedSecret))) {
+  if (!given && !world.secrets.get(objectKey(ns, n.generatedSecret))) {
     ops.push({ type: "create", object: generatedSecret(db, ctx.password) });
   }
   const suspend = !initialized || upgrade.target !== undefined;
@@ -136,8 +145,7 @@ const guarded: Reconciler<SampleDB, SampleDbWorld, SampleDbContext> = withFinali
  * @example
  * ```ts
  * import { reconcileSampleDb } from "./reconcile.ts";
- * import { worldFromObjects } from "../../lib/reconcile/world.ts";
- * const none = worldFromObjects([]);
+ *  * const none = worldFromObjects([]);
  * const plan = reconcileSampleDb({
  *   apiVersion: "db.example.com/v1alpha1", kind: "SampleDB",
  *   metadata: { namespace: "d", name: "orders", uid: "u1", finalizers: ["db.example.com/snapshot"] },
@@ -153,7 +161,7 @@ export function reconcileSampleDb(
   ctx: SampleDbContext,
 ): Either<ReconcileError, Plan> {
   if (!db.metadata?.uid) {
-    const key = keyOf(db.metadata?.namespace, db.metadata?.name ?? "");
+    const key = objectKey(db.metadata?.namespace, db.metadata?.name ?? "");
     return E.left(terminal(`Cannot reconcile SampleDB ${key}: no metadata.uid`));
   }
   return guarded({ ...db, apiVersion: SAMPLEDB_API_VERSION, kind: SAMPLEDB_KIND }, world, ctx);

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { type Condition, findCondition, setCondition } from "../../lib/reconcile/set_condition.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import { type Condition, type DeepReadonly, findCondition, setCondition } from "../../mod.ts";
 import { type DbFacts, jobFailure, jobState } from "./observe.ts";
 import type { UpgradeDecision } from "./plan_upgrade.ts";
 import type { SampleDB, SampleDbPhase, SampleDbStatus } from "./types.ts";

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { ObjectMeta } from "../../lib/core/object.ts";
-import { type Infer, t } from "../../lib/reconcile/schema_builder.ts";
+import { type Infer, type ObjectMeta, t } from "../../mod.ts";
 
 /** API group of SampleDB. */
 export const SAMPLEDB_GROUP = "db.example.com";

@@ -17,9 +17,9 @@
  * @module
  */
 import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { formatTime } from "../../lib/core/time.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
 import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
@@ -52,9 +52,9 @@ type Content = DeepReadonly<VolumeSnapshotContent>;
 /** The size of the snapshotted claim in bytes, if known. */
 function sourceBytes(content: Content, world: SnapshotContentWorld): number | undefined {
   const ref = content.spec?.volumeSnapshotRef;
-  const vs = world.snapshots.get(keyOf(ref?.namespace, ref?.name ?? ""));
+  const vs = world.snapshots.get(objectKey(ref?.namespace, ref?.name ?? ""));
   const claim = vs?.spec?.source?.persistentVolumeClaimName;
-  const pvc = claim ? world.claims.get(keyOf(ref?.namespace, claim)) : undefined;
+  const pvc = claim ? world.claims.get(objectKey(ref?.namespace, claim)) : undefined;
   return storageBytes(pvc?.status?.capacity?.storage ?? pvc?.spec?.resources?.requests?.storage);
 }
 

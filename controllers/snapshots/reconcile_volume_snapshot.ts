@@ -24,15 +24,15 @@
  * @module
  */
 import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { formatTime } from "../../lib/core/time.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
 import type { ReconcileContext, Reconciler } from "../../lib/reconcile/reconciler.ts";
 import type { World } from "../../lib/reconcile/world.ts";
-import { withFinalizer } from "../../lib/controller/finalizer.ts";
+import { withFinalizer } from "../../lib/reconcile/finalizer.ts";
 import type { PersistentVolumeClaim } from "../workloads/stateful_set_pods.ts";
 import { formatBytes } from "./storage_bytes.ts";
 import { statusUpdate } from "./status_update.ts";
@@ -90,7 +90,7 @@ function classFor(vs: VS, classes: World<VolumeSnapshotClass>) {
 /** Why the claim cannot be snapshotted now, or its volume handle. */
 function volumeOf(vs: VS, claims: World<PersistentVolumeClaim>): Either<string, string> {
   const claim = vs.spec?.source?.persistentVolumeClaimName ?? "";
-  const pvc = claims.get(keyOf(vs.metadata?.namespace, claim));
+  const pvc = claims.get(objectKey(vs.metadata?.namespace, claim));
   if (!pvc) {
     return E.left(
       `failed to retrieve PVC ${claim} from the API server: "persistentvolumeclaims \\"${claim}\\" not found"`,
@@ -229,7 +229,7 @@ export function reconcileVolumeSnapshot(
     return E.left(
       terminal(
         `Cannot reconcile VolumeSnapshot ${
-          keyOf(vs.metadata?.namespace, vs.metadata?.name ?? "")
+          objectKey(vs.metadata?.namespace, vs.metadata?.name ?? "")
         }: no metadata.uid`,
       ),
     );

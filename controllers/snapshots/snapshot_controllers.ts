@@ -6,10 +6,10 @@
  * @module
  */
 import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { type World, worldFromStore } from "../../lib/reconcile/world.ts";
 import type { PersistentVolumeClaim } from "../workloads/stateful_set_pods.ts";
 import type { ClusterClock } from "../workloads/cluster_clock.ts";
@@ -79,7 +79,7 @@ export function volumeSnapshotController(): ControllerSpec<
       const vs = o as unknown as VolumeSnapshot;
       return vs.metadata?.namespace === c.metadata?.namespace &&
           vs.spec?.source?.persistentVolumeClaimName === c.metadata?.name
-        ? [keyOf(vs.metadata?.namespace, vs.metadata?.name ?? "")]
+        ? [objectKey(vs.metadata?.namespace, vs.metadata?.name ?? "")]
         : [];
     });
   return controller<VolumeSnapshot & HasMetadata, VolumeSnapshotWorld>({
@@ -90,7 +90,7 @@ export function volumeSnapshotController(): ControllerSpec<
         resource: contents,
         keys: (o) => {
           const ref = (o as unknown as VolumeSnapshotContent).spec?.volumeSnapshotRef;
-          return ref?.name ? [keyOf(ref.namespace, ref.name)] : [];
+          return ref?.name ? [objectKey(ref.namespace, ref.name)] : [];
         },
       },
       { resource: claims, keys: (c) => ofClaim(c) },

@@ -6,7 +6,8 @@
  */
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import type { Json, JsonObject } from "../../lib/core/object.ts";
-import { type Op, refOf, type RefSource } from "../../lib/reconcile/op.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
+import { type Op, refOf } from "../../lib/reconcile/op.ts";
 
 /**
  * The `status` op writing `desired` over `observed`, or `[]` when nothing would change.
@@ -24,7 +25,7 @@ import { type Op, refOf, type RefSource } from "../../lib/reconcile/op.ts";
  * ```
  */
 export function statusUpdate(
-  obj: RefSource,
+  obj: HasMetadata,
   desired: Readonly<Record<string, Json | undefined>>,
   observed: unknown,
 ): Op[] {
