@@ -32,7 +32,6 @@ import {
   refOf,
   setCondition,
   terminal,
-  worldFromObjects,
 } from "../../mod.ts";
 import { componentHealth } from "./component_health.ts";
 import { COMPONENT_LABEL, renderEntry, workloadName } from "./render.ts";
@@ -49,7 +48,8 @@ type Obj = DeepReadonly<KubeObject>;
  * @example
  * ```ts
  * import { reconcileApplication } from "./reconcile.ts";
- *  * const none = worldFromObjects([]);
+ * import { worldFromObjects } from "../../mod.ts";
+ * const none = worldFromObjects([]);
  * const plan = reconcileApplication({
  *   apiVersion: "core.oam.kubefold.dev/v1alpha1", kind: "Application",
  *   metadata: { namespace: "d", name: "shop", uid: "u1" },

@@ -40,7 +40,6 @@ import {
   refOf,
   terminal,
   withFinalizer,
-  worldFromObjects,
 } from "../../mod.ts";
 import {
   backupCronJob,
@@ -145,7 +144,8 @@ const guarded: Reconciler<SampleDB, SampleDbWorld, SampleDbContext> = withFinali
  * @example
  * ```ts
  * import { reconcileSampleDb } from "./reconcile.ts";
- *  * const none = worldFromObjects([]);
+ * import { worldFromObjects } from "../../mod.ts";
+ * const none = worldFromObjects([]);
  * const plan = reconcileSampleDb({
  *   apiVersion: "db.example.com/v1alpha1", kind: "SampleDB",
  *   metadata: { namespace: "d", name: "orders", uid: "u1", finalizers: ["db.example.com/snapshot"] },
