@@ -24,6 +24,7 @@ import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
 import { workloadControllers } from "./workload_controllers.ts";
+import { onClock } from "./on_clock.ts";
 import { installSnapshotApi } from "../snapshots/install_snapshot_api.ts";
 import { snapshotControllers } from "../snapshots/snapshot_controllers.ts";
 
@@ -41,7 +42,7 @@ export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "n
    * `controllers`: a controller's caches only sync once its resources are served).
    */
   readonly crds?: readonly KubeObject[];
-  /** More controllers to run in the same manager (e.g. the operator under test). */
+  /** More controllers to run in the same manager (e.g. the operator under test), on `clock`. */
   // deno-lint-ignore no-explicit-any
   readonly controllers?: readonly ControllerSpec<any, any>[];
   /**
@@ -112,7 +113,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     controllers: [
       ...workloadControllers({ clock }),
       ...(withSnapshots ? snapshotControllers({ clock }) : []),
-      ...(controllers ?? []),
+      ...(controllers ?? []).map((c) => onClock(c, clock)),
     ],
     ...(managerLogger ? { logger: managerLogger } : {}),
   });
