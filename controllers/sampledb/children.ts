@@ -113,7 +113,7 @@ export function desiredStatefulSet(
   db: Db,
   version: string,
   existing?: DeepReadonly<appsv1.StatefulSet>,
-): appsv1.StatefulSet & KubeObject {
+): DeepReadonly<appsv1.StatefulSet & KubeObject> {
   const n = childNamesOf(db);
   const storage = db.spec?.storage;
   const claim: corev1.PersistentVolumeClaim = {
@@ -124,7 +124,11 @@ export function desiredStatefulSet(
       resources: { requests: { storage: storage?.size ?? "1Gi" } },
     },
   };
-  const claims = existing?.spec?.volumeClaimTemplates ?? [claim];
+  // Keep an existing set's templates (metadata and spec: never their status).
+  const claims = existing?.spec?.volumeClaimTemplates?.map((c) => ({
+    metadata: c.metadata,
+    spec: c.spec,
+  })) ?? [claim];
   return {
     apiVersion: "apps/v1",
     kind: "StatefulSet",
@@ -146,7 +150,7 @@ export function desiredStatefulSet(
           }],
         },
       },
-      volumeClaimTemplates: claims as corev1.PersistentVolumeClaim[],
+      volumeClaimTemplates: claims,
     },
   };
 }
