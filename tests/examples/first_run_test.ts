@@ -17,14 +17,19 @@ const readLock = async (path: string): Promise<Lock> =>
 /** `@scope/name@1.2.3_peer@4` -> `@scope/name`. */
 const packageName = (key: string) => key.replace(/^(@?[^@]+)@.*$/, "$1");
 
-/** The `npm:name@version` specifiers of lib/deps.ts (without sub-paths). */
+/** The library's deps modules: the framework's and the embedded API server's (CEL). */
+const depsModules = ["lib/deps.ts", "lib/apiserver/deps.ts"];
+
+/** The `npm:name@version` specifiers of the deps modules (without sub-paths). */
 async function libraryDependencies(): Promise<string[]> {
-  const text = await Deno.readTextFile(new URL("lib/deps.ts", root));
-  const specs = [...text.matchAll(/"(npm:(?:@[^/"]+\/)?[^/@"]+@[^/"]+)(?:\/[^"]*)?"/g)];
+  const texts = await Promise.all(depsModules.map((p) => Deno.readTextFile(new URL(p, root))));
+  const specs = texts.flatMap((
+    t,
+  ) => [...t.matchAll(/"(npm:(?:@[^/"]+\/)?[^/@"]+@[^/"]+)(?:\/[^"]*)?"/g)]);
   return [...new Set(specs.map((m) => m[1]))].sort();
 }
 
-Deno.test("deno.lock locks exactly the packages lib/deps.ts imports; test-only ones are only in tests/deno.lock", async () => {
+Deno.test("deno.lock locks exactly the packages the library's deps modules import; test-only ones are only in tests/deno.lock", async () => {
   const lock = await readLock("deno.lock");
   const testLock = await readLock("tests/deno.lock");
   assert.deepEqual(
