@@ -3,7 +3,12 @@
  *
  * @module
  */
-import type { apiextensionsv1, JsonSchema } from "../../mod.ts";
+import {
+  type apiextensionsv1,
+  customResourceDefinition,
+  type PrinterColumn,
+  type Schema,
+} from "../../mod.ts";
 import {
   applicationSchema,
   componentSchema,
@@ -14,47 +19,20 @@ import {
   scalingTraitSchema,
 } from "./types.ts";
 
-type Crd = apiextensionsv1.CustomResourceDefinition;
-type Column = apiextensionsv1.CustomResourceColumnDefinition;
-
 const crd = (
   kind: string,
   shortNames: string[],
-  schema: JsonSchema,
-  columns: Column[],
+  schema: Schema<unknown>,
+  printerColumns: PrinterColumn[],
   status = false,
-): Crd => {
-  const plural = `${kind.toLowerCase()}s`;
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `${plural}.${OAM_GROUP}` },
-    spec: {
-      group: OAM_GROUP,
-      scope: "Namespaced",
-      names: {
-        kind,
-        listKind: `${kind}List`,
-        plural,
-        singular: kind.toLowerCase(),
-        shortNames,
-        categories: ["oam"],
-      },
-      versions: [{
-        name: OAM_VERSION,
-        served: true,
-        storage: true,
-        // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
-        schema: { openAPIV3Schema: schema as apiextensionsv1.JSONSchemaProps },
-        ...(status ? { subresources: { status: {} } } : {}),
-        additionalPrinterColumns: [
-          ...columns,
-          { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-        ],
-      }],
-    },
-  };
-};
+): apiextensionsv1.CustomResourceDefinition =>
+  customResourceDefinition({
+    group: OAM_GROUP,
+    kind,
+    shortNames,
+    categories: ["oam"],
+    versions: [{ name: OAM_VERSION, schema, status, printerColumns }],
+  });
 
 /**
  * The five OAM CRDs (category `oam`, so `kubectl get oam` lists them all): Component
@@ -68,24 +46,24 @@ const crd = (
  * // ["Component", "ScalingTrait", "ExposeTrait", "MonitoringTrait", "Application"]
  * ```
  */
-export const oamCrds: readonly Crd[] = [
-  crd("Component", ["comp"], componentSchema.json, [
+export const oamCrds: readonly apiextensionsv1.CustomResourceDefinition[] = [
+  crd("Component", ["comp"], componentSchema, [
     { name: "Image", type: "string", jsonPath: ".spec.workload.image" },
   ]),
-  crd("ScalingTrait", ["scaling"], scalingTraitSchema.json, [
+  crd("ScalingTrait", ["scaling"], scalingTraitSchema, [
     { name: "Replicas", type: "integer", jsonPath: ".spec.replicas" },
     { name: "Min", type: "integer", jsonPath: ".spec.autoscale.minReplicas" },
     { name: "Max", type: "integer", jsonPath: ".spec.autoscale.maxReplicas" },
   ]),
-  crd("ExposeTrait", ["expose"], exposeTraitSchema.json, [
+  crd("ExposeTrait", ["expose"], exposeTraitSchema, [
     { name: "Host", type: "string", jsonPath: ".spec.host" },
     { name: "Path", type: "string", jsonPath: ".spec.path" },
   ]),
-  crd("MonitoringTrait", ["monitoring"], monitoringTraitSchema.json, [
+  crd("MonitoringTrait", ["monitoring"], monitoringTraitSchema, [
     { name: "Port", type: "integer", jsonPath: ".spec.port" },
     { name: "Path", type: "string", jsonPath: ".spec.path" },
   ]),
-  crd("Application", ["app"], applicationSchema.json, [
+  crd("Application", ["app"], applicationSchema, [
     { name: "Phase", type: "string", jsonPath: ".status.phase" },
     { name: "Components", type: "string", jsonPath: ".spec.components[*].name" },
     { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].message' },

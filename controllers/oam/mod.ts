@@ -58,9 +58,9 @@ const kinds = {
  * Ingresses and HorizontalPodAutoscalers are owned; a Component or trait wakes the
  * Applications that name it.
  *
- * RBAC it needs (for a generator): applications get/list/watch, applications/status patch;
- * components and the three trait kinds get/list/watch; deployments, services, ingresses,
- * horizontalpodautoscalers create/get/list/watch/patch/delete.
+ * Its `writes` (status of Applications; create, apply and delete of the four rendered kinds)
+ * and its reads give `kubefold manifests` the least-privilege RBAC: Components and traits are
+ * only read.
  *
  * @example
  * ```ts
@@ -88,6 +88,13 @@ export function applicationController(): ControllerSpec<Application & HasMetadat
     name: "oam-application",
     for: kinds.applications,
     owns: [kinds.deployments, kinds.services, kinds.ingresses, kinds.autoscalers],
+    writes: [
+      { resource: kinds.applications, ops: ["status"] },
+      { resource: kinds.deployments, ops: ["create", "apply", "delete"] },
+      { resource: kinds.services, ops: ["create", "apply", "delete"] },
+      { resource: kinds.ingresses, ops: ["create", "apply", "delete"] },
+      { resource: kinds.autoscalers, ops: ["create", "apply", "delete"] },
+    ],
     watches: [
       { resource: kinds.components, keys: naming("component") },
       { resource: kinds.ScalingTrait, keys: naming("ScalingTrait") },

@@ -1,9 +1,9 @@
 /**
- * The SampleDB CustomResourceDefinition, generated from the schema in `types.ts`.
+ * The SampleDB CustomResourceDefinition, built from the schema in `types.ts`.
  *
  * @module
  */
-import type { apiextensionsv1 } from "../../mod.ts";
+import { customResourceDefinition } from "../../mod.ts";
 import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from "./types.ts";
 
 /**
@@ -18,39 +18,24 @@ import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from 
  * sampleDbCrd.metadata?.name; // "sampledbs.db.example.com"
  * ```
  */
-export const sampleDbCrd: apiextensionsv1.CustomResourceDefinition = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: `sampledbs.${SAMPLEDB_GROUP}` },
-  spec: {
-    group: SAMPLEDB_GROUP,
-    scope: "Namespaced",
-    names: {
-      kind: SAMPLEDB_KIND,
-      listKind: `${SAMPLEDB_KIND}List`,
-      plural: "sampledbs",
-      singular: "sampledb",
-      shortNames: ["sdb"],
-      categories: ["all"],
-    },
-    versions: [{
-      name: SAMPLEDB_VERSION,
-      served: true,
-      storage: true,
-      // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
-      schema: { openAPIV3Schema: sampleDbSchema.json as apiextensionsv1.JSONSchemaProps },
-      subresources: { status: {} },
-      additionalPrinterColumns: [
-        { name: "Phase", type: "string", jsonPath: ".status.phase" },
-        { name: "Version", type: "string", jsonPath: ".status.currentVersion" },
-        { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
-        { name: "Last Backup", type: "date", jsonPath: ".status.lastBackup" },
-        { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-        { name: "Wanted", type: "string", jsonPath: ".spec.version", priority: 1 },
-        { name: "Replicas", type: "integer", jsonPath: ".spec.replicas", priority: 1 },
-        { name: "Storage", type: "string", jsonPath: ".spec.storage.size", priority: 1 },
-        { name: "Schedule", type: "string", jsonPath: ".spec.backup.schedule", priority: 1 },
-      ],
-    }],
-  },
-};
+export const sampleDbCrd = customResourceDefinition({
+  group: SAMPLEDB_GROUP,
+  kind: SAMPLEDB_KIND,
+  shortNames: ["sdb"],
+  categories: ["all"],
+  versions: [{
+    name: SAMPLEDB_VERSION,
+    schema: sampleDbSchema,
+    printerColumns: [
+      { name: "Phase", type: "string", jsonPath: ".status.phase" },
+      { name: "Version", type: "string", jsonPath: ".status.currentVersion" },
+      { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
+      { name: "Last Backup", type: "date", jsonPath: ".status.lastBackup" },
+      { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+      { name: "Wanted", type: "string", jsonPath: ".spec.version", priority: 1 },
+      { name: "Replicas", type: "integer", jsonPath: ".spec.replicas", priority: 1 },
+      { name: "Storage", type: "string", jsonPath: ".spec.storage.size", priority: 1 },
+      { name: "Schedule", type: "string", jsonPath: ".spec.backup.schedule", priority: 1 },
+    ],
+  }],
+});

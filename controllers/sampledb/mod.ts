@@ -45,6 +45,7 @@ export {
 } from "./children.ts";
 export * from "./types.ts";
 
+const self = { apiVersion: SAMPLEDB_API_VERSION, kind: SAMPLEDB_KIND };
 const kinds = {
   statefulSets: { apiVersion: "apps/v1", kind: "StatefulSet" },
   services: { apiVersion: "v1", kind: "Service" },
@@ -74,10 +75,9 @@ export interface SampleDbControllerOptions {
  * StatefulSets, Jobs and CronJobs, and watches claims (by name) and VolumeSnapshots (by the
  * uid label) — and the Secret a SampleDB names in `spec.credentialsSecret`.
  *
- * RBAC it needs (for a generator): sampledbs get/list/watch/patch, sampledbs/status patch;
- * services, configmaps, statefulsets, cronjobs create/get/list/watch/patch/delete (apply);
- * secrets create/get/list/watch; jobs create/get/list/watch/delete; persistentvolumeclaims
- * get/list/watch/delete; volumesnapshots create/get/list/watch.
+ * Its `writes` say what its plans may write, so `kubefold manifests` derives least-privilege
+ * RBAC: Secrets are only ever created (never patched or deleted: the Secret cannot be
+ * replaced), claims only deleted, VolumeSnapshots only created.
  *
  * @example
  * ```ts
@@ -104,7 +104,7 @@ export function sampleDbController(
     });
   return controller<SampleDB & HasMetadata, SampleDbWorld>({
     name: "sampledb",
-    for: { apiVersion: SAMPLEDB_API_VERSION, kind: SAMPLEDB_KIND },
+    for: self,
     owns: [
       kinds.services,
       kinds.configMaps,
@@ -112,6 +112,17 @@ export function sampleDbController(
       kinds.statefulSets,
       kinds.jobs,
       kinds.cronJobs,
+    ],
+    writes: [
+      { resource: self, ops: ["patch", "status"] },
+      { resource: kinds.secrets, ops: ["create"] },
+      { resource: kinds.services, ops: ["create", "apply"] },
+      { resource: kinds.configMaps, ops: ["create", "apply"] },
+      { resource: kinds.statefulSets, ops: ["create", "apply", "delete"] },
+      { resource: kinds.cronJobs, ops: ["create", "apply", "delete"] },
+      { resource: kinds.jobs, ops: ["create", "delete"] },
+      { resource: kinds.claims, ops: ["delete"] },
+      { resource: kinds.snapshots, ops: ["create"] },
     ],
     watches: [
       { resource: kinds.claims, keys: (c) => dbsOf(c, false) },
@@ -126,7 +137,7 @@ export function sampleDbController(
       },
     ],
     world: (cache) => {
-      dbs = cache.store({ apiVersion: SAMPLEDB_API_VERSION, kind: SAMPLEDB_KIND });
+      dbs = cache.store(self);
       const w = <T>(k: { apiVersion: string; kind: string }) =>
         worldFromStore(cache.store(k)) as unknown as World<T>;
       return {

@@ -6,7 +6,11 @@
  * @module
  */
 import type { k8sApiextensions } from "../../lib/deps.ts";
-import type { JsonSchema } from "../../lib/reconcile/schema_builder.ts";
+import {
+  customResourceDefinition,
+  type PrinterColumn,
+} from "../../lib/crd/custom_resource_definition.ts";
+import type { Schema } from "../../lib/reconcile/schema_builder.ts";
 import {
   SNAPSHOT_GROUP,
   snapshotClassSchema,
@@ -15,39 +19,22 @@ import {
 } from "./types.ts";
 
 type Crd = k8sApiextensions.CustomResourceDefinition;
-type Column = k8sApiextensions.CustomResourceColumnDefinition;
 
 const crd = (
-  [kind, plural]: [string, string],
+  kind: string,
   scope: "Namespaced" | "Cluster",
   shortNames: string[],
-  schema: JsonSchema,
-  columns: Column[],
+  schema: Schema<unknown>,
+  printerColumns: PrinterColumn[],
   status: boolean,
-): Crd => {
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `${plural}.${SNAPSHOT_GROUP}` },
-    spec: {
-      group: SNAPSHOT_GROUP,
-      scope,
-      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase(), shortNames },
-      versions: [{
-        name: "v1",
-        served: true,
-        storage: true,
-        // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
-        schema: { openAPIV3Schema: schema as k8sApiextensions.JSONSchemaProps },
-        ...(status ? { subresources: { status: {} } } : {}),
-        additionalPrinterColumns: [
-          ...columns,
-          { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-        ],
-      }],
-    },
-  };
-};
+): Crd =>
+  customResourceDefinition({
+    group: SNAPSHOT_GROUP,
+    kind,
+    scope,
+    shortNames,
+    versions: [{ name: "v1", schema, status, printerColumns }],
+  });
 
 /**
  * The VolumeSnapshot CRD (namespaced, short name `vs`).
@@ -59,10 +46,10 @@ const crd = (
  * ```
  */
 export const volumeSnapshotCrd: Crd = crd(
-  ["VolumeSnapshot", "volumesnapshots"],
+  "VolumeSnapshot",
   "Namespaced",
   ["vs"],
-  volumeSnapshotSchema.json,
+  volumeSnapshotSchema,
   [
     { name: "ReadyToUse", type: "boolean", jsonPath: ".status.readyToUse" },
     { name: "SourcePVC", type: "string", jsonPath: ".spec.source.persistentVolumeClaimName" },
@@ -89,10 +76,10 @@ export const volumeSnapshotCrd: Crd = crd(
  * ```
  */
 export const snapshotContentCrd: Crd = crd(
-  ["VolumeSnapshotContent", "volumesnapshotcontents"],
+  "VolumeSnapshotContent",
   "Cluster",
   ["vsc", "vscs"],
-  snapshotContentSchema.json,
+  snapshotContentSchema,
   [
     { name: "ReadyToUse", type: "boolean", jsonPath: ".status.readyToUse" },
     { name: "RestoreSize", type: "integer", jsonPath: ".status.restoreSize" },
@@ -119,10 +106,10 @@ export const snapshotContentCrd: Crd = crd(
  * ```
  */
 export const snapshotClassCrd: Crd = crd(
-  ["VolumeSnapshotClass", "volumesnapshotclasses"],
+  "VolumeSnapshotClass",
   "Cluster",
   ["vsclass", "vsclasses"],
-  snapshotClassSchema.json,
+  snapshotClassSchema,
   [
     { name: "Driver", type: "string", jsonPath: ".driver" },
     { name: "DeletionPolicy", type: "string", jsonPath: ".deletionPolicy" },

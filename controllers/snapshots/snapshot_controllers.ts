@@ -85,6 +85,10 @@ export function volumeSnapshotController(): ControllerSpec<
   return controller<VolumeSnapshot & HasMetadata, VolumeSnapshotWorld>({
     name: "snapshot-controller",
     for: snapshots,
+    writes: [
+      { resource: snapshots, ops: ["patch", "status"] },
+      { resource: contents, ops: ["create", "delete"] },
+    ],
     watches: [
       {
         resource: contents,
@@ -125,6 +129,7 @@ export function snapshotContentController(): ControllerSpec<
   return controller<VolumeSnapshotContent & HasMetadata, SnapshotContentWorld>({
     name: "csi-snapshotter",
     for: contents,
+    writes: [{ resource: contents, ops: ["status"] }],
     watches: [
       { resource: snapshots, keys: (o) => [contentNameOf(o as unknown as VolumeSnapshot)] },
       { resource: claims, keys: none },
