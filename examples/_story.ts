@@ -84,12 +84,19 @@ export async function runStory(
   const say = (text: string) =>
     console.log(`[${((performance.now() - t0) / 1000).toFixed(2)}s] ${text}`);
   const clock = scaledClock({ startMs: Date.parse("2025-01-01T00:00:00Z"), speed });
-  const cluster = await startCluster({
+  // A kind the server does not serve would keep the controllers' caches from syncing forever.
+  const starting = startCluster({
     clock,
     crds: options.crds,
     controllers: options.controllers,
     ...(args.includes("--verbose") ? { managerLogger: jsonLogger() } : {}),
   });
+  const startTimeout = setTimeout(() => {
+    console.log(`${options.name} demo: FAILED (the cluster did not start within 30 s)`);
+    Deno.exit(1);
+  }, 30_000);
+  const cluster = await starting;
+  clearTimeout(startTimeout);
   const kubeconfigFile = await Deno.makeTempFile({ prefix: "kubefold-", suffix: ".yaml" });
   await Deno.writeTextFile(kubeconfigFile, cluster.kubeconfig, { mode: 0o600 });
   const connected = await connect({ kubeconfigYaml: cluster.kubeconfig });
@@ -104,7 +111,12 @@ export async function runStory(
   const watched = options.watch.map((k) => ({ k, inf: informers.informer(k, { namespace }) }));
   const changes$: Observable<unknown> = merge(...watched.map((w) => w.inf.deltas$));
   const keepAlive = changes$.subscribe();
+  const synced = setTimeout(() => {
+    console.log(`${options.name} demo: FAILED (the story's informers did not sync within 30 s)`);
+    Deno.exit(1);
+  }, 30_000);
   await Promise.all(watched.map((w) => w.inf.hasSynced()));
+  clearTimeout(synced);
   const fail = (text: string): never => {
     throw new Error(text);
   };
