@@ -77,6 +77,15 @@ await runStory({
     );
   const create = async (o: KubeObject) =>
     s.must(`Cannot create ${o.kind} ${o.metadata?.name}`, await s.client.create(o));
+  // A merge patch replaces lists whole (server-side apply would keep what the create set).
+  const setComponents = async (o: KubeObject) =>
+    s.must(
+      "Cannot change Application shop",
+      await s.client.patch(APP, "shop", {
+        namespace: s.namespace,
+        patch: { type: "merge", body: { spec: o.spec } },
+      }),
+    );
   const apply = async (o: KubeObject) =>
     s.must(
       `Cannot apply ${o.kind} ${o.metadata?.name}`,
@@ -131,7 +140,7 @@ await runStory({
   );
 
   s.say("step 4: expose web: attach the public ExposeTrait");
-  await apply(
+  await setComponents(
     shop([{ kind: "ScalingTrait", name: "three" }, { kind: "ExposeTrait", name: "public" }], true),
   );
   await s.until("Ingress shop-web routes shop.example.com/ to Service shop-web:80", () => {
@@ -153,7 +162,7 @@ await runStory({
   );
 
   s.say("step 6: remove api from the Application: its Deployment, Service and HPA are collected");
-  await apply(
+  await setComponents(
     shop([{ kind: "ScalingTrait", name: "three" }, { kind: "ExposeTrait", name: "public" }], false),
   );
   await s.until(
