@@ -12,7 +12,7 @@ const servesOam = serves(
 if (!servesOam) note("the OAM kubectl test", "serves Ingress and HorizontalPodAutoscaler");
 
 const OAM = "core.oam.kubefold.dev/v1alpha1";
-const yaml = (...objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join("\n---\n");
+const yaml = (...objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join("\n");
 const obj = (kind: string, name: string, spec: unknown) => ({
   apiVersion: OAM,
   kind,
