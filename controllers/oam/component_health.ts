@@ -12,9 +12,13 @@ import type { ComponentHealth } from "./types.ts";
 
 /** Inputs of {@link componentHealth}. */
 export interface HealthInput {
+  /** The Application's name. */
   readonly app: string;
+  /** Its namespace. */
   readonly namespace?: string;
+  /** Its uid (children must be controlled by it). */
   readonly uid: string;
+  /** The component entry. */
   readonly entry: ComponentEntry;
   /** The resolved entry, or why it is not. */
   readonly resolved: Either<string, ResolvedEntry>;

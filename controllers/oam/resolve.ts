@@ -26,13 +26,21 @@ import type {
 
 /** What the Application reconciler reads from the cache. */
 export interface OamWorld {
+  /** The developers' Components. */
   readonly components: World<Component>;
+  /** The operators' ScalingTraits. */
   readonly scalingTraits: World<ScalingTrait>;
+  /** The operators' ExposeTraits. */
   readonly exposeTraits: World<ExposeTrait>;
+  /** The operators' MonitoringTraits. */
   readonly monitoringTraits: World<MonitoringTrait>;
+  /** Deployments (rendered; `ownedBy` the Application). */
   readonly deployments: World<appsv1.Deployment>;
+  /** Services (rendered). */
   readonly services: World<corev1.Service>;
+  /** Ingresses (rendered). */
   readonly ingresses: World<networkingv1.Ingress>;
+  /** HorizontalPodAutoscalers (rendered). */
   readonly autoscalers: World<autoscalingv2.HorizontalPodAutoscaler>;
 }
 
@@ -41,10 +49,15 @@ export type ComponentEntry = DeepReadonly<Application["spec"]["components"][numb
 
 /** An entry with everything it names. */
 export interface ResolvedEntry {
+  /** The entry of `spec.components`. */
   readonly entry: ComponentEntry;
+  /** The Component it names. */
   readonly component: DeepReadonly<Component>;
+  /** Its ScalingTrait, if attached. */
   readonly scaling?: DeepReadonly<ScalingTrait>;
+  /** Its ExposeTrait, if attached. */
   readonly expose?: DeepReadonly<ExposeTrait>;
+  /** Its MonitoringTrait, if attached. */
   readonly monitoring?: DeepReadonly<MonitoringTrait>;
   /** The port Services, Ingress and scraping use by default: the component's first. */
   readonly firstPort?: number;

@@ -187,9 +187,13 @@ export type ComponentHealth = ApplicationStatus["components"][number];
 
 /** An object of one of the OAM kinds. */
 export interface OamObject<S> {
+  /** `apiVersion` (set by the server on reads). */
   apiVersion?: string;
+  /** `kind`. */
   kind?: string;
+  /** Standard object metadata. */
   metadata?: ObjectMeta;
+  /** What is wanted. */
   spec: S;
 }
 
@@ -215,5 +219,6 @@ export type ExposeTrait = OamObject<ExposeTraitSpec>;
 export type MonitoringTrait = OamObject<MonitoringTraitSpec>;
 /** An Application. */
 export interface Application extends OamObject<ApplicationSpec> {
+  /** Health per component, as the composer observed it. */
   status?: ApplicationStatus;
 }

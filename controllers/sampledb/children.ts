@@ -22,7 +22,35 @@ export const DB_PORT = 5432;
 export const DATA_CLAIM = "data";
 
 /** The names of a SampleDB's children. */
-export function childNamesOf(db: Db) {
+export interface ChildNames {
+  /** The headless Service (the SampleDB's name). */
+  readonly service: string;
+  /** The StatefulSet (the SampleDB's name). */
+  readonly statefulSet: string;
+  /** The connection ConfigMap, `<db>-connection`. */
+  readonly config: string;
+  /** The Secret the pods read: `spec.credentialsSecret`, else the generated one. */
+  readonly secret: string;
+  /** The generated Secret, `<db>-credentials`. */
+  readonly generatedSecret: string;
+  /** The init Job, `<db>-init`. */
+  readonly init: string;
+  /** The upgrade Job, `<db>-upgrade`. */
+  readonly upgrade: string;
+  /** The backup CronJob, `<db>-backup`. */
+  readonly backup: string;
+}
+
+/**
+ * The names of a SampleDB's children.
+ *
+ * @example
+ * ```ts
+ * import { childNamesOf } from "./children.ts";
+ * childNamesOf({ metadata: { name: "orders" }, spec: { version: "16" } }).backup; // "orders-backup"
+ * ```
+ */
+export function childNamesOf(db: Db): ChildNames {
   const name = db.metadata?.name ?? "";
   return {
     service: name,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { customResourceDefinition } from "../../mod.ts";
+import { type apiextensionsv1, customResourceDefinition } from "../../mod.ts";
 import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from "./types.ts";
 
 /**
@@ -18,7 +18,7 @@ import { SAMPLEDB_GROUP, SAMPLEDB_KIND, SAMPLEDB_VERSION, sampleDbSchema } from 
  * sampleDbCrd.metadata?.name; // "sampledbs.db.example.com"
  * ```
  */
-export const sampleDbCrd = customResourceDefinition({
+export const sampleDbCrd: apiextensionsv1.CustomResourceDefinition = customResourceDefinition({
   group: SAMPLEDB_GROUP,
   kind: SAMPLEDB_KIND,
   shortNames: ["sdb"],

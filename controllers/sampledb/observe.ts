@@ -21,14 +21,21 @@ import type { SampleDB } from "./types.ts";
 
 /** What the SampleDB reconciler reads from the cache. */
 export interface SampleDbWorld {
+  /** StatefulSets (the database's, by name). */
   readonly statefulSets: World<appsv1.StatefulSet>;
+  /** Services (the headless one, by name). */
   readonly services: World<corev1.Service>;
+  /** ConfigMaps (the connection details, by name). */
   readonly configMaps: World<corev1.ConfigMap>;
+  /** Secrets (the credentials, generated or given, by name). */
   readonly secrets: World<corev1.Secret>;
   /** Jobs: the SampleDB's own (init, upgrade) and its CronJob's backups (`ownedBy`). */
   readonly jobs: World<batchv1.Job>;
+  /** CronJobs (the backup schedule, by name). */
   readonly cronJobs: World<batchv1.CronJob>;
+  /** PersistentVolumeClaims (`data-<db>-<ordinal>`). */
   readonly claims: World<corev1.PersistentVolumeClaim>;
+  /** VolumeSnapshots (the final ones carry the uid label). */
   readonly snapshots: World<VolumeSnapshot>;
 }
 

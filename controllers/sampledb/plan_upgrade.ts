@@ -30,7 +30,9 @@ export interface UpgradeInput {
   readonly wanted: string;
   /** `status.currentVersion`, if recorded. */
   readonly recorded?: string;
+  /** Whether the database has been initialized. */
   readonly initialized: boolean;
+  /** What was observed. */
   readonly facts: DbFacts;
 }
 

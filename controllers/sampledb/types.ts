@@ -150,9 +150,14 @@ export type SampleDbStatus = Infer<typeof sampleDbStatusSchema>;
  * ```
  */
 export interface SampleDB {
+  /** `apiVersion` (set by the server on reads). */
   apiVersion?: string;
+  /** `kind`. */
   kind?: string;
+  /** Standard object metadata. */
   metadata?: ObjectMeta;
+  /** What is wanted. */
   spec: SampleDbSpec;
+  /** What the operator observed. */
   status?: SampleDbStatus;
 }
