@@ -272,6 +272,16 @@ const specs: Spec[] = [
     kind: "EndpointSlice",
     columns: workloadKindColumns.endpointslices,
   },
+  ...["Validating", "Mutating"].map((t): Spec => ({
+    gv: "admissionregistration.k8s.io/v1",
+    plural: `${t.toLowerCase()}webhookconfigurations`,
+    kind: `${t}WebhookConfiguration`,
+    namespaced: false,
+    categories: ["api-extensions"],
+    columns: [
+      col("Webhooks", (o) => (at(o, "webhooks") as unknown[] | undefined)?.length ?? 0, "integer"),
+    ],
+  })),
 ];
 
 function toInfo(s: Spec): ResourceInfo {

@@ -7,7 +7,6 @@
 import { E, type Either } from "../deps.ts";
 import { isPlainObject } from "../core/object.ts";
 import { deepEqual } from "../core/deep_equal.ts";
-import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { Conversion } from "./conversion.ts";
 
 /** Where a round trip lost or changed data. */
@@ -53,12 +52,12 @@ function firstDifference(a: unknown, b: unknown, path: string): RoundTripMismatc
 export function checkRoundTrip<A, B>(
   conversion: Conversion<A, B>,
   direction: "up",
-  value: DeepReadonly<A>,
+  value: A,
 ): Either<RoundTripMismatch, void>;
 export function checkRoundTrip<A, B>(
   conversion: Conversion<A, B>,
   direction: "down",
-  value: DeepReadonly<B>,
+  value: B,
 ): Either<RoundTripMismatch, void>;
 export function checkRoundTrip<A, B>(
   conversion: Conversion<A, B>,

@@ -6,19 +6,19 @@
  */
 import { E, type Either } from "../deps.ts";
 import { isPlainObject, type KubeObject } from "../core/object.ts";
-import type { DeepReadonly } from "../core/deep_readonly.ts";
 
 /**
  * Converts objects of version `from` (type `A`) to version `to` (type `B`) and back. Both
- * functions must be pure and total over valid objects; `down(up(a))` should equal `a`.
+ * functions must be pure (never mutate their input) and total over valid objects;
+ * `down(up(a))` should equal `a`.
  */
 export interface Conversion<A = KubeObject, B = KubeObject> {
   /** Version name of `A`, e.g. `v1alpha1`. */
   readonly from: string;
   /** Version name of `B`, e.g. `v1`. */
   readonly to: string;
-  readonly up: (a: DeepReadonly<A>) => B;
-  readonly down: (b: DeepReadonly<B>) => A;
+  readonly up: (a: A) => B;
+  readonly down: (b: B) => A;
 }
 
 /**

@@ -1,0 +1,162 @@
+/**
+ * Posts a review to a webhook as kube-apiserver's webhook client does: the URL from
+ * `clientConfig` (a Service resolved through its endpoints), the `caBundle` as the only trust
+ * root, a `timeout` query parameter and a deadline; failures read like client-go's.
+ *
+ * @module
+ */
+import { E, type Either } from "../../deps.ts";
+import { isPlainObject } from "../../core/object.ts";
+import type { ObjectStorage } from "../storage.ts";
+import type { WebhookClientConfig } from "./compiled_webhooks.ts";
+
+/** Maps a Service to the base URL (`https://host:port`) that reaches it, if any. */
+export type ServiceResolver = (
+  namespace: string,
+  name: string,
+  port: number,
+) => string | undefined;
+
+/** Calls webhooks; holds one HTTP client per CA bundle. */
+export interface WebhookCaller {
+  /** Posts `body` (JSON); answers the decoded JSON response or the failure's text. */
+  post(
+    config: WebhookClientConfig,
+    body: unknown,
+    options: { readonly timeoutMs?: number; readonly defaultPath?: string },
+  ): Promise<Either<string, unknown>>;
+  close(): void;
+}
+
+function goDuration(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
+}
+
+/** The address of a Service port through its Endpoints (the first ready address). */
+function endpointOf(storage: Pick<ObjectStorage, "get">, ns: string, name: string, port: number) {
+  const svc = storage.get("/services", `${ns}/${name}`)?.object;
+  if (!svc) return { error: `service "${name}" not found` };
+  const ports = isPlainObject(svc.spec) && Array.isArray(svc.spec.ports) ? svc.spec.ports : [];
+  const sp = ports.find((p) => isPlainObject(p) && p.port === port) as
+    | Record<string, unknown>
+    | undefined;
+  if (!sp) return { error: `unable to find service port ${port} for service ${name}` };
+  const ep = storage.get("/endpoints", `${ns}/${name}`)?.object;
+  const subsets = ep && Array.isArray(ep.subsets) ? ep.subsets.filter(isPlainObject) : [];
+  for (const s of subsets) {
+    const addr = (Array.isArray(s.addresses) ? s.addresses : []).find(isPlainObject);
+    const ports = (Array.isArray(s.ports) ? s.ports : []).filter(isPlainObject);
+    const target = ports.find((p) => p.name === sp.name) ?? ports[0];
+    if (addr && typeof addr.ip === "string" && target) {
+      const host = addr.ip.includes(":") ? `[${addr.ip}]` : addr.ip;
+      return { base: `https://${host}:${target.port}` };
+    }
+  }
+  return {
+    error: `endpoints for service/${name} in "${ns}" have no addresses with port name "${
+      sp.name ?? ""
+    }"`,
+  };
+}
+
+function describeFailure(e: unknown, timedOut: boolean): string {
+  if (timedOut) return "context deadline exceeded";
+  const text = [e, (e as { cause?: unknown })?.cause].map((x) => String((x as Error)?.message ?? x))
+    .join(" ");
+  if (/refused/i.test(text)) return "connect: connection refused";
+  if (/certificate|UnknownIssuer|BadSignature|peer/i.test(text)) {
+    return /NotValidForName|name/i.test(text)
+      ? "tls: failed to verify certificate: x509: certificate is not valid for the requested host"
+      : "tls: failed to verify certificate: x509: certificate signed by unknown authority";
+  }
+  return text.replace(/^TypeError: /, "");
+}
+
+/**
+ * Creates the caller of a server's webhooks.
+ *
+ * @example
+ * ```ts ignore
+ * const caller = createWebhookCaller(ctx.storage);
+ * await caller.post({ url: "https://127.0.0.1:9443/validate" }, review, { timeoutMs: 10_000 });
+ * caller.close();
+ * ```
+ */
+export function createWebhookCaller(
+  storage: Pick<ObjectStorage, "get">,
+  options: { readonly resolveService?: ServiceResolver } = {},
+): WebhookCaller {
+  const clients = new Map<string, Deno.HttpClient>();
+  const clientFor = (ca: string | undefined) => {
+    const key = ca ?? "";
+    let c = clients.get(key);
+    if (!c) {
+      c = Deno.createHttpClient(ca ? { caCerts: [ca] } : {});
+      clients.set(key, c);
+    }
+    return c;
+  };
+  return {
+    async post(config, body, { timeoutMs, defaultPath }) {
+      const query = timeoutMs ? `?timeout=${goDuration(timeoutMs)}` : "";
+      let shown: string;
+      let target: string;
+      if (config.url) {
+        shown = target = `${config.url}${query && (config.url.includes("?") ? "&" : "")}${
+          config.url.includes("?") ? query.slice(1) : query
+        }`;
+      } else if (config.service) {
+        const s = config.service;
+        const path = s.path ?? defaultPath ?? "";
+        shown = `https://${s.name}.${s.namespace}.svc:${s.port}${path}${query}`;
+        let base = options.resolveService?.(s.namespace, s.name, s.port);
+        if (base === undefined) {
+          const r = endpointOf(storage, s.namespace, s.name, s.port);
+          if ("error" in r) return E.left(`Post ${JSON.stringify(shown)}: ${r.error}`);
+          base = r.base;
+        }
+        target = `${base}${path}${query}`;
+      } else {
+        return E.left("no url or service in clientConfig");
+      }
+      let timedOut = false;
+      const abort = new AbortController();
+      const timer = timeoutMs
+        ? setTimeout(() => (timedOut = true, abort.abort()), timeoutMs)
+        : undefined;
+      try {
+        const res = await fetch(target, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(body),
+          client: clientFor(config.caBundle),
+          signal: abort.signal,
+        });
+        const text = await res.text();
+        if (!res.ok) {
+          return E.left(
+            res.status === 404
+              ? "the server could not find the requested resource"
+              : `an error on the server (${
+                JSON.stringify(text.trim().slice(0, 200))
+              }) has prevented the request from succeeding`,
+          );
+        }
+        try {
+          return E.right(JSON.parse(text));
+        } catch {
+          return E.left(`Post ${JSON.stringify(shown)}: invalid JSON in the response`);
+        }
+      } catch (e) {
+        return E.left(`Post ${JSON.stringify(shown)}: ${describeFailure(e, timedOut)}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close() {
+      for (const c of clients.values()) c.close();
+      clients.clear();
+    },
+  };
+}
