@@ -16,6 +16,7 @@ import {
   rawJson,
   readBody,
   readBodyBytes,
+  warningHeaders,
 } from "./http_util.ts";
 import { decodeKubeProtobuf } from "./protobuf.ts";
 import type { ResourceInfo } from "./resource_info.ts";
@@ -64,12 +65,6 @@ function writeOptions(req: Request): WriteOptions {
     fieldManager,
     userAgentManager: managerFromUserAgent(req.headers.get("user-agent")),
   };
-}
-
-/** The `Warning` header of warnings (each once, in order). */
-function warningHeaders(warnings: readonly string[]): Record<string, string> {
-  if (!warnings.length) return {};
-  return { warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
 }
 
 function respond(r: WriteResult, status?: number): Response {

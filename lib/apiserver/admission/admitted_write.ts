@@ -10,6 +10,7 @@
 import { isPlainObject, type KubeObject } from "../../core/object.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import type { ServerContext } from "../context.ts";
+import { ApiFailure, warningHeaders } from "../http_util.ts";
 import { present, storeKey } from "../context.ts";
 import { groupVersion, type ResourceInfo } from "../resource_info.ts";
 import {
@@ -130,20 +131,33 @@ export async function admittedCreate(
     namespace: info.namespaced ? String(candidate.metadata?.namespace ?? "") : undefined,
     object: defaults(candidate),
   }, opts);
-  const m = await admitMutating(ctx, rt, a, defaults);
-  const prepared = prepareCreate(ctx, info, namespace, m.object, opts);
-  const vw = await admitValidating(ctx, rt, {
-    ...a,
-    name: prepared.object.metadata!.name!,
-    object: prepared.object,
-  });
-  const stored =
-    webhookCr(info) && !opts.dryRun && info.crdConversion!.storageVersion !== info.version
+  const warnings: string[] = [];
+  return await withWarnings(warnings, async () => {
+    const m = await admitMutating(ctx, rt, a, defaults, warnings);
+    const prepared = prepareCreate(ctx, info, namespace, m.object, opts);
+    warnings.unshift(...prepared.warnings);
+    await admitValidating(ctx, rt, {
+      ...a,
+      name: prepared.object.metadata!.name!,
+      object: prepared.object,
+    }, warnings);
+    const stored = webhookCr(info) && !opts.dryRun &&
+        info.crdConversion!.storageVersion !== info.version
       ? (await rt.converter.toVersion(storageInfo(info), [prepared.object]))[0]
       : undefined;
-  const r = commitWrite(ctx, prepared, { ...opts, stored });
-  const warnings = [...prepared.warnings, ...m.warnings, ...vw];
-  return { ...(await respondAs(rt, info, r)), warnings };
+    const r = commitWrite(ctx, prepared, { ...opts, stored });
+    return { ...(await respondAs(rt, info, r)), warnings };
+  });
+}
+
+/** Runs `f`; a failure carries the warnings gathered so far (kube sends them with errors). */
+async function withWarnings<T>(warnings: readonly string[], f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (!(e instanceof ApiFailure) || !warnings.length) throw e;
+    throw new ApiFailure(e.status, { ...e.headers, ...warningHeaders(warnings) });
+  }
 }
 
 /**
@@ -188,53 +202,57 @@ export async function admittedUpdate(
     return updateObject(ctx, info, namespace, name, full, withFields(opts, c.managedFields));
   }
   const defaults = defaulter(ctx, info);
-  for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    const stored = getStored(ctx, info, namespace, name);
-    const [view] = await rt.converter.toVersion(info, [stored], { cache: true });
-    const made = candidateOf(view);
-    const candidate = made.object;
-    const uopts = withFields(opts, made.managedFields);
-    const scaled = opts.scale;
-    const a = attributes(info, "UPDATE", {
-      name,
-      namespace,
-      ...(sub ? { subresource: sub } : {}),
-      ...(scaled ? { kind: { group: "autoscaling", version: "v1", kind: "Scale" } } : {}),
-      object: scaled || !isPlainObject(candidate)
-        ? candidate as KubeObject
-        : defaults(candidate as KubeObject),
-      oldObject: scaled ? scaleOf(info, view) as unknown as KubeObject : view,
-    }, opts);
-    const m = await admitMutating(ctx, rt, a, scaled ? (o) => o : defaults);
-    if (ctx.storage.get(info.storageKey, storeKey(info, namespace, name))?.object !== stored) {
-      continue; // changed while the webhooks ran: start from the new revision
+  const warnings: string[] = [];
+  return await withWarnings(warnings, async () => {
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      warnings.length = 0;
+      const stored = getStored(ctx, info, namespace, name);
+      const [view] = await rt.converter.toVersion(info, [stored], { cache: true });
+      const made = candidateOf(view);
+      const candidate = made.object;
+      const uopts = withFields(opts, made.managedFields);
+      const scaled = opts.scale;
+      const a = attributes(info, "UPDATE", {
+        name,
+        namespace,
+        ...(sub ? { subresource: sub } : {}),
+        ...(scaled ? { kind: { group: "autoscaling", version: "v1", kind: "Scale" } } : {}),
+        object: scaled || !isPlainObject(candidate)
+          ? candidate as KubeObject
+          : defaults(candidate as KubeObject),
+        oldObject: scaled ? scaleOf(info, view) as unknown as KubeObject : view,
+      }, opts);
+      const m = await admitMutating(ctx, rt, a, scaled ? (o) => o : defaults, warnings);
+      if (ctx.storage.get(info.storageKey, storeKey(info, namespace, name))?.object !== stored) {
+        continue; // changed while the webhooks ran: start from the new revision
+      }
+      const full = scaled ? withScale(info, view, m.object) : m.object;
+      const prepared = prepareUpdate(ctx, info, namespace, name, full, {
+        ...uopts,
+        ...(webhookCr(info) ? { oldView: view } : {}),
+      });
+      warnings.unshift(...prepared.warnings);
+      await admitValidating(ctx, rt, {
+        ...a,
+        object: scaled ? scaleOf(info, prepared.object) as unknown as KubeObject : prepared.object,
+      }, warnings);
+      const changed = !deepEqual(prepared.oldView, prepared.object);
+      const convert = webhookCr(info) && changed && !opts.dryRun &&
+        info.crdConversion!.storageVersion !== info.version;
+      const storedForm = convert
+        ? (await rt.converter.toVersion(storageInfo(info), [prepared.object]))[0]
+        : undefined;
+      let r: WriteResult;
+      try {
+        r = commitWrite(ctx, prepared, { ...uopts, stored: storedForm });
+      } catch (e) {
+        if (e instanceof WriteRaced) continue;
+        throw e;
+      }
+      return { ...(await respondAs(rt, info, r)), warnings };
     }
-    const full = scaled ? withScale(info, view, m.object) : m.object;
-    const prepared = prepareUpdate(ctx, info, namespace, name, full, {
-      ...uopts,
-      ...(webhookCr(info) ? { oldView: view } : {}),
-    });
-    const vw = await admitValidating(ctx, rt, {
-      ...a,
-      object: scaled ? scaleOf(info, prepared.object) as unknown as KubeObject : prepared.object,
-    });
-    const changed = !deepEqual(prepared.oldView, prepared.object);
-    const convert = webhookCr(info) && changed && !opts.dryRun &&
-      info.crdConversion!.storageVersion !== info.version;
-    const storedForm = convert
-      ? (await rt.converter.toVersion(storageInfo(info), [prepared.object]))[0]
-      : undefined;
-    let r: WriteResult;
-    try {
-      r = commitWrite(ctx, prepared, { ...uopts, stored: storedForm });
-    } catch (e) {
-      if (e instanceof WriteRaced) continue;
-      throw e;
-    }
-    const warnings = [...prepared.warnings, ...m.warnings, ...vw];
-    return { ...(await respondAs(rt, info, r)), warnings };
-  }
-  throw conflict(info, name);
+    throw conflict(info, name);
+  });
 }
 
 /**
@@ -272,14 +290,16 @@ export async function admittedDelete(
     dryRun: opts.dryRun ?? false,
     options: operationOptions("DELETE", deleteOptions),
   };
-  const m = await admitMutating(ctx, rt, withOptions, (o) => o);
-  const vw = await admitValidating(ctx, rt, withOptions);
-  const r = deleteObject(ctx, info, namespace, name, opts);
-  const warnings = [...m.warnings, ...vw];
-  if (!webhookCr(info)) return { ...r, warnings };
-  const after = r.type === "deferred"
-    ? ctx.storage.get(info.storageKey, storeKey(info, namespace, name))?.object
-    : stored;
-  const [object] = await rt.converter.toVersion(info, [after ?? stored], { cache: true });
-  return { type: r.type, object, warnings };
+  const warnings: string[] = [];
+  return await withWarnings(warnings, async () => {
+    await admitMutating(ctx, rt, withOptions, (o) => o, warnings);
+    await admitValidating(ctx, rt, withOptions, warnings);
+    const r = deleteObject(ctx, info, namespace, name, opts);
+    if (!webhookCr(info)) return { ...r, warnings };
+    const after = r.type === "deferred"
+      ? ctx.storage.get(info.storageKey, storeKey(info, namespace, name))?.object
+      : stored;
+    const [object] = await rt.converter.toVersion(info, [after ?? stored], { cache: true });
+    return { type: r.type, object, warnings };
+  });
 }

@@ -155,11 +155,12 @@ export interface Mutated {
 
 /**
  * Runs the mutating webhooks; throws the `ApiFailure` of a denial or a failed call (with
- * failure policy Fail). `defaults` fills the resource's defaults after each patch.
+ * failure policy Fail). `defaults` fills the resource's defaults after each patch; webhooks'
+ * warnings are added to `warnings` (also when a later one denies).
  *
  * @example
  * ```ts ignore
- * const { object, warnings } = await admitMutating(ctx, rt, attributes, defaults);
+ * const { object } = await admitMutating(ctx, rt, attributes, defaults, warnings);
  * ```
  */
 export async function admitMutating(
@@ -167,10 +168,10 @@ export async function admitMutating(
   rt: AdmissionRuntime,
   a: AdmissionAttributes,
   defaults: (o: KubeObject) => KubeObject,
+  warnings: string[],
 ): Promise<Mutated> {
   const hooks = exempt(a.info) ? [] : webhooksOf(ctx, "mutating");
   let object = a.object;
-  const warnings: string[] = [];
   if (!hooks.length) return { object, warnings };
   let previous = new Set<string>();
   let reinvoke: Set<string> | undefined;
@@ -216,27 +217,27 @@ export async function admitMutating(
 
 /**
  * Runs the validating webhooks in parallel; throws the first (in webhook order) denial or
- * failed call, else answers their warnings.
+ * failed call; their warnings are added to `warnings`.
  *
  * @example
  * ```ts ignore
- * const warnings = await admitValidating(ctx, rt, attributes);
+ * await admitValidating(ctx, rt, attributes, warnings);
  * ```
  */
 export async function admitValidating(
   ctx: ServerContext,
   rt: AdmissionRuntime,
   a: AdmissionAttributes,
-): Promise<string[]> {
+  warnings: string[],
+): Promise<void> {
   const hooks = exempt(a.info) ? [] : webhooksOf(ctx, "validating");
   const invocations = hooks.map((w) => matchWebhook(ctx, w, a)).filter((i) => i !== undefined);
-  if (!invocations.length) return [];
+  if (!invocations.length) return;
   const results = await Promise.all(invocations.map(async (inv) => {
     const prepared = await prepare(rt, a, inv, a.object);
     if (prepared.type === "skip") return undefined;
     return { inv, r: await call(rt, a, inv, prepared) };
   }));
-  const warnings: string[] = [];
   let error: ApiFailure | undefined;
   for (const x of results) {
     if (!x) continue;
@@ -249,5 +250,4 @@ export async function admitValidating(
     }
   }
   if (error) throw error;
-  return warnings;
 }
