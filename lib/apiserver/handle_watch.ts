@@ -232,7 +232,10 @@ export function handleWatch(
         for (const e of replay.events) deliver(e);
       }
       if (closed) return; // closed while sending the snapshot or replay: do not subscribe
-      const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, { deliver });
+      const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, {
+        deliver,
+        end: () => inOrder([], close),
+      });
       const unregister = settings.faults?.register(drop) ?? (() => {});
       const timers: ReturnType<typeof setTimeout>[] = [];
       if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000));

@@ -133,7 +133,7 @@ export async function admittedCreate(
   }, opts);
   const warnings: string[] = [];
   return await withWarnings(warnings, async () => {
-    const m = await admitMutating(ctx, rt, a, defaults, warnings);
+    const m = await admitMutating(ctx, rt, a, (i) => defaulter(ctx, i), warnings);
     const prepared = prepareCreate(ctx, info, namespace, m.object, opts);
     warnings.unshift(...prepared.warnings);
     await admitValidating(ctx, rt, {
@@ -222,7 +222,13 @@ export async function admittedUpdate(
           : defaults(candidate as KubeObject),
         oldObject: scaled ? scaleOf(info, view) as unknown as KubeObject : view,
       }, opts);
-      const m = await admitMutating(ctx, rt, a, scaled ? (o) => o : defaults, warnings);
+      const m = await admitMutating(
+        ctx,
+        rt,
+        a,
+        (i) => scaled ? (o) => o : defaulter(ctx, i),
+        warnings,
+      );
       if (ctx.storage.get(info.storageKey, storeKey(info, namespace, name))?.object !== stored) {
         continue; // changed while the webhooks ran: start from the new revision
       }
@@ -292,7 +298,7 @@ export async function admittedDelete(
   };
   const warnings: string[] = [];
   return await withWarnings(warnings, async () => {
-    await admitMutating(ctx, rt, withOptions, (o) => o, warnings);
+    await admitMutating(ctx, rt, withOptions, () => (o) => o, warnings);
     await admitValidating(ctx, rt, withOptions, warnings);
     const r = deleteObject(ctx, info, namespace, name, opts);
     if (!webhookCr(info)) return { ...r, warnings };

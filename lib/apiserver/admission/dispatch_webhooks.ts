@@ -155,7 +155,7 @@ export interface Mutated {
 
 /**
  * Runs the mutating webhooks; throws the `ApiFailure` of a denial or a failed call (with
- * failure policy Fail). `defaults` fills the resource's defaults after each patch; webhooks'
+ * failure policy Fail). `defaults` fills a version's defaults after each patch; webhooks'
  * warnings are added to `warnings` (also when a later one denies).
  *
  * @example
@@ -167,7 +167,7 @@ export async function admitMutating(
   ctx: ServerContext,
   rt: AdmissionRuntime,
   a: AdmissionAttributes,
-  defaults: (o: KubeObject) => KubeObject,
+  defaults: (info: ResourceInfo) => (o: KubeObject) => KubeObject,
   warnings: string[],
 ): Promise<Mutated> {
   const hooks = exempt(a.info) ? [] : webhooksOf(ctx, "mutating");
@@ -201,7 +201,7 @@ export async function admitMutating(
         }
         const patched = applyJsonPatch(prepared.object as unknown as Json, r.patch);
         if (patched._tag === "Left") throw internal(patched.left.message);
-        const next = defaults(patched.right as unknown as KubeObject);
+        const next = defaults(inv.info)(patched.right as unknown as KubeObject);
         changed = !deepEqual(prepared.object, next);
         object = inv.info === a.info ? next : await asVersion(rt, inv.info, a.info, next);
       }
