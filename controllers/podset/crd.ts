@@ -1,11 +1,29 @@
 /**
- * The PodSet CustomResourceDefinition, generated from the schema in `types.ts`.
+ * The PodSet CustomResourceDefinitions, generated from the schemas in `types.ts` and
+ * `types_v1.ts`: v1alpha1 alone, and v1 (stored) beside v1alpha1.
  *
  * @module
  */
-import type { apiextensionsv1 as k8sApiextensions } from "../../mod.ts";
+import { customResourceDefinition, type PrinterColumn } from "../../mod.ts";
 import { PODSET_GROUP, PODSET_KIND, PODSET_VERSION, podSetSchema } from "./types.ts";
 import { PODSET_V1, podSetV1Schema } from "./types_v1.ts";
+
+const scaleAt = (specReplicasPath: string) => ({
+  specReplicasPath,
+  statusReplicasPath: ".status.replicas",
+  labelSelectorPath: ".status.selector",
+});
+const columnsAt = (desired: string): PrinterColumn[] => [
+  { name: "Desired", type: "integer", jsonPath: desired },
+  { name: "Current", type: "integer", jsonPath: ".status.replicas" },
+  { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
+];
+const v1alpha1 = {
+  name: PODSET_VERSION,
+  schema: podSetSchema,
+  scale: scaleAt(".spec.replicas"),
+  printerColumns: columnsAt(".spec.replicas"),
+};
 
 /**
  * The `apiextensions.k8s.io/v1` CRD of PodSet: namespaced, short name `ps`, status and scale
@@ -17,52 +35,19 @@ import { PODSET_V1, podSetV1Schema } from "./types_v1.ts";
  * podSetCrd.metadata?.name; // "podsets.app.example.com"
  * ```
  */
-export const podSetCrd: k8sApiextensions.CustomResourceDefinition = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: `podsets.${PODSET_GROUP}` },
-  spec: {
-    group: PODSET_GROUP,
-    scope: "Namespaced",
-    names: {
-      kind: PODSET_KIND,
-      listKind: `${PODSET_KIND}List`,
-      plural: "podsets",
-      singular: "podset",
-      shortNames: ["ps"],
-    },
-    versions: [{
-      name: PODSET_VERSION,
-      served: true,
-      storage: true,
-      // The builder's schema carries x-kubernetes-* members kubernetes-types does not list.
-      schema: { openAPIV3Schema: podSetSchema.json as k8sApiextensions.JSONSchemaProps },
-      subresources: {
-        status: {},
-        scale: {
-          specReplicasPath: ".spec.replicas",
-          statusReplicasPath: ".status.replicas",
-          labelSelectorPath: ".status.selector",
-        },
-      },
-      additionalPrinterColumns: [
-        { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
-        { name: "Current", type: "integer", jsonPath: ".status.replicas" },
-        { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
-        { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-      ],
-    }],
-  },
-};
-
-type CrdVersion = k8sApiextensions.CustomResourceDefinitionVersion;
-const [alpha] = podSetCrd.spec.versions;
+export const podSetCrd = customResourceDefinition({
+  group: PODSET_GROUP,
+  kind: PODSET_KIND,
+  shortNames: ["ps"],
+  versions: [v1alpha1],
+});
 
 /**
- * The PodSet CRD once v1 exists: v1 (stored) and v1alpha1 (still served), converted by the
- * PodSet conversion webhook. It carries no `spec.conversion`: `withConversionWebhook()` (or
- * `installWebhooks()`, or the generated manifests) adds the stanza pointing at the webhook
- * server, since strategy None would serve v1alpha1 objects as v1 without renaming a field.
+ * The PodSet CRD once v1 exists: v1 (stored, `spec.size`) and v1alpha1 (still served),
+ * converted by the PodSet conversion webhook. It carries no `spec.conversion`:
+ * `withConversionWebhook()` (or `installWebhooks()`, or the generated manifests) adds the
+ * stanza pointing at the webhook server — strategy None would serve v1alpha1 objects as v1
+ * without renaming the field.
  *
  * @example
  * ```ts
@@ -71,25 +56,18 @@ const [alpha] = podSetCrd.spec.versions;
  * // ["v1 (storage)", "v1alpha1"]
  * ```
  */
-export const podSetCrdV1: k8sApiextensions.CustomResourceDefinition = {
-  ...podSetCrd,
-  spec: {
-    ...podSetCrd.spec,
-    versions: [
-      {
-        ...alpha,
-        name: PODSET_V1,
-        storage: true,
-        schema: { openAPIV3Schema: podSetV1Schema.json as k8sApiextensions.JSONSchemaProps },
-        subresources: {
-          ...alpha.subresources,
-          scale: { ...alpha.subresources!.scale!, specReplicasPath: ".spec.size" },
-        },
-        additionalPrinterColumns: alpha.additionalPrinterColumns!.map((c) =>
-          c.jsonPath === ".spec.replicas" ? { ...c, jsonPath: ".spec.size" } : c
-        ),
-      } satisfies CrdVersion,
-      { ...alpha, storage: false },
-    ],
-  },
-};
+export const podSetCrdV1 = customResourceDefinition({
+  group: PODSET_GROUP,
+  kind: PODSET_KIND,
+  shortNames: ["ps"],
+  versions: [
+    {
+      name: PODSET_V1,
+      schema: podSetV1Schema,
+      storage: true,
+      scale: scaleAt(".spec.size"),
+      printerColumns: columnsAt(".spec.size"),
+    },
+    { ...v1alpha1, storage: false },
+  ],
+});
