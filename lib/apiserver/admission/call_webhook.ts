@@ -60,11 +60,14 @@ function endpointOf(storage: Pick<ObjectStorage, "get">, ns: string, name: strin
   };
 }
 
-function describeFailure(e: unknown, timedOut: boolean): string {
+function describeFailure(e: unknown, timedOut: boolean, target: string): string {
   if (timedOut) return "context deadline exceeded";
   const text = [e, (e as { cause?: unknown })?.cause].map((x) => String((x as Error)?.message ?? x))
     .join(" ");
-  if (/refused/i.test(text)) return "connect: connection refused";
+  if (/refused/i.test(text)) {
+    const u = new URL(target);
+    return `dial tcp ${u.hostname}:${u.port || 443}: connect: connection refused`;
+  }
   if (/certificate|UnknownIssuer|BadSignature|peer/i.test(text)) {
     return /NotValidForName|name/i.test(text)
       ? "tls: failed to verify certificate: x509: certificate is not valid for the requested host"
@@ -149,7 +152,7 @@ export function createWebhookCaller(
           return E.left(`Post ${JSON.stringify(shown)}: invalid JSON in the response`);
         }
       } catch (e) {
-        return E.left(`Post ${JSON.stringify(shown)}: ${describeFailure(e, timedOut)}`);
+        return E.left(`Post ${JSON.stringify(shown)}: ${describeFailure(e, timedOut, target)}`);
       } finally {
         clearTimeout(timer);
       }
