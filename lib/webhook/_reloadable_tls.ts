@@ -55,6 +55,7 @@ export async function serveReloadableTls(
     throw e;
   }
   const open = new Set<Deno.Conn>();
+  let closed = false;
   const forward = async (conn: Deno.Conn) => {
     open.add(conn);
     let up: Deno.TcpConn | undefined;
@@ -95,6 +96,8 @@ export async function serveReloadableTls(
       await old.server.shutdown();
     },
     async close() {
+      if (closed) return;
+      closed = true;
       listener.close();
       await accepting;
       for (const c of open) {

@@ -209,7 +209,9 @@ export async function serveWebhooks(
     reload,
     metrics,
     close: async () => {
-      watcher?.close();
+      try {
+        watcher?.close();
+      } catch { /* already closed */ }
       await tls.close();
     },
   };

@@ -9,6 +9,12 @@ import { E, type Either } from "../../deps.ts";
 import { isPlainObject } from "../../core/object.ts";
 import type { ObjectStorage } from "../storage.ts";
 import type { WebhookClientConfig } from "./compiled_webhooks.ts";
+import {
+  createServiceNetwork,
+  type ServiceNetwork,
+  serviceOfHost,
+  type ServiceTarget,
+} from "./service_network.ts";
 
 /** Maps a Service to the base URL (`https://host:port`) that reaches it, if any. */
 export type ServiceResolver = (
@@ -64,7 +70,7 @@ function describeFailure(e: unknown, timedOut: boolean, target: string): string 
   if (timedOut) return "context deadline exceeded";
   const text = [e, (e as { cause?: unknown })?.cause].map((x) => String((x as Error)?.message ?? x))
     .join(" ");
-  if (/refused/i.test(text)) {
+  if (/refused|tunnel|502|proxy/i.test(text)) {
     const u = new URL(target);
     return `dial tcp ${u.hostname}:${u.port || 443}: connect: connection refused`;
   }
@@ -91,11 +97,27 @@ export function createWebhookCaller(
   options: { readonly resolveService?: ServiceResolver } = {},
 ): WebhookCaller {
   const clients = new Map<string, Deno.HttpClient>();
-  const clientFor = (ca: string | undefined) => {
-    const key = ca ?? "";
+  // Services are reached by their DNS name through a CONNECT proxy, so the certificate is
+  // checked against `<service>.<namespace>.svc` as kube-apiserver checks it.
+  const target = (host: string, port: number): ServiceTarget => {
+    const svc = serviceOfHost(host);
+    if (!svc) return { error: `no such host ${host}` };
+    const base = options.resolveService?.(svc.namespace, svc.name, port);
+    const r = base ? { base } : endpointOf(storage, svc.namespace, svc.name, port);
+    if (r.error !== undefined) return { error: r.error };
+    const u = new URL(r.base!);
+    return { hostname: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port || 443) };
+  };
+  let network: ServiceNetwork | undefined;
+  const clientFor = (ca: string | undefined, viaServices: boolean) => {
+    const key = `${viaServices ? "svc" : "url"}\u0000${ca ?? ""}`;
     let c = clients.get(key);
     if (!c) {
-      c = Deno.createHttpClient(ca ? { caCerts: [ca] } : {});
+      if (viaServices) network ??= createServiceNetwork(target);
+      c = Deno.createHttpClient({
+        ...(ca ? { caCerts: [ca] } : {}),
+        ...(viaServices ? { proxy: { url: network!.url } } : {}),
+      });
       clients.set(key, c);
     }
     return c;
@@ -104,22 +126,19 @@ export function createWebhookCaller(
     async post(config, body, { timeoutMs, defaultPath }) {
       const query = timeoutMs ? `?timeout=${goDuration(timeoutMs)}` : "";
       let shown: string;
-      let target: string;
+      let url: string;
+      let dialed: string | undefined;
       if (config.url) {
-        shown = target = `${config.url}${query && (config.url.includes("?") ? "&" : "")}${
+        shown = url = `${config.url}${query && (config.url.includes("?") ? "&" : "")}${
           config.url.includes("?") ? query.slice(1) : query
         }`;
       } else if (config.service) {
         const s = config.service;
         const path = s.path ?? defaultPath ?? "";
-        shown = `https://${s.name}.${s.namespace}.svc:${s.port}${path}${query}`;
-        let base = options.resolveService?.(s.namespace, s.name, s.port);
-        if (base === undefined) {
-          const r = endpointOf(storage, s.namespace, s.name, s.port);
-          if ("error" in r) return E.left(`Post ${JSON.stringify(shown)}: ${r.error}`);
-          base = r.base;
-        }
-        target = `${base}${path}${query}`;
+        shown = url = `https://${s.name}.${s.namespace}.svc:${s.port}${path}${query}`;
+        const t = target(`${s.name}.${s.namespace}.svc`, s.port);
+        if ("error" in t) return E.left(`Post ${JSON.stringify(shown)}: ${t.error}`);
+        dialed = `https://${t.hostname.includes(":") ? `[${t.hostname}]` : t.hostname}:${t.port}`;
       } else {
         return E.left("no url or service in clientConfig");
       }
@@ -129,11 +148,11 @@ export function createWebhookCaller(
         ? setTimeout(() => (timedOut = true, abort.abort()), timeoutMs)
         : undefined;
       try {
-        const res = await fetch(target, {
+        const res = await fetch(url, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           body: JSON.stringify(body),
-          client: clientFor(config.caBundle),
+          client: clientFor(config.caBundle, dialed !== undefined),
           signal: abort.signal,
         });
         const text = await res.text();
@@ -152,7 +171,9 @@ export function createWebhookCaller(
           return E.left(`Post ${JSON.stringify(shown)}: invalid JSON in the response`);
         }
       } catch (e) {
-        return E.left(`Post ${JSON.stringify(shown)}: ${describeFailure(e, timedOut, target)}`);
+        return E.left(
+          `Post ${JSON.stringify(shown)}: ${describeFailure(e, timedOut, dialed ?? url)}`,
+        );
       } finally {
         clearTimeout(timer);
       }
@@ -160,6 +181,8 @@ export function createWebhookCaller(
     close() {
       for (const c of clients.values()) c.close();
       clients.clear();
+      network?.close();
+      network = undefined;
     },
   };
 }
