@@ -21,7 +21,8 @@ function firstDifference(a: unknown, b: unknown, path: string): RoundTripMismatc
   if (deepEqual(a, b)) return undefined;
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const d = firstDifference(a[k], b[k], `${path}.${k}`);
+      const own = (o: Record<string, unknown>) => Object.hasOwn(o, k) ? o[k] : undefined;
+      const d = firstDifference(own(a), own(b), `${path}.${k}`);
       if (d) return d;
     }
   }

@@ -27,7 +27,7 @@ function diff(a: unknown, b: unknown, path: string, ops: JsonPatchOp[]): void {
     }
     for (const k of after) {
       const p = `${path}/${escape(k)}`;
-      if (a[k] === undefined) ops.push({ op: "add", path: p, value: b[k] });
+      if (!Object.hasOwn(a, k) || a[k] === undefined) ops.push({ op: "add", path: p, value: b[k] });
       else diff(a[k], b[k], p, ops);
     }
     return;

@@ -12,7 +12,7 @@ Deno.test("createJsonPatch() turns any JSON value into any other (property)", ()
       assert.equal(patched._tag, "Right");
       assert.deepEqual(patched._tag === "Right" && patched.right, b);
     }),
-    { numRuns: 500 },
+    { numRuns: 1000 },
   );
 });
 
