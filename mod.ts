@@ -371,7 +371,12 @@ export {
   type WebhooksSpec,
   type WebhookTarget,
 } from "./lib/webhook/webhook_spec.ts";
-export { type Conversion, conversion, convertObject } from "./lib/webhook/conversion.ts";
+export {
+  type AnyConversion,
+  type Conversion,
+  conversion,
+  convertObject,
+} from "./lib/webhook/conversion.ts";
 export { checkRoundTrip, type RoundTripMismatch } from "./lib/webhook/check_round_trip.ts";
 export { createJsonPatch, type JsonPatchOp } from "./lib/webhook/json_patch_diff.ts";
 export { handleAdmissionReview, type ReviewAnswer } from "./lib/webhook/handle_admission_review.ts";
@@ -392,6 +397,7 @@ export {
 } from "./lib/webhook/webhook_manifests.ts";
 export { installWebhooks, type InstallWebhooksOptions } from "./lib/webhook/install_webhooks.ts";
 export { createWebhookMetrics, type WebhookMetrics } from "./lib/webhook/webhook_metrics.ts";
+export type { Labels, MetricFamily } from "./lib/manager/prometheus_text.ts";
 
 // Leader election.
 export { type Lease, leaseResource, type LeaseSpec } from "./lib/leader/lease.ts";

@@ -15,6 +15,7 @@ import { filter, firstValueFrom, map, merge, timer } from "../lib/deps.ts";
 import {
   type Client,
   connect,
+  type corev1,
   createInformers,
   E,
   installWebhooks,
@@ -25,6 +26,7 @@ import {
 } from "../mod.ts";
 import { startApiServer } from "../lib/apiserver/mod.ts";
 import {
+  type PodSet,
   podSetController,
   podSetCrd,
   podSetCrdV1,
@@ -189,17 +191,18 @@ try {
   const web = withLimits("web", { replicas: 3 });
   if (hasKubectl) await kubectl(["apply", "-f", "-"], JSON.stringify(web));
   else if (E.isLeft(await client.create(web as KubeObject))) fail("Cannot create web");
-  const got = await client.get<KubeObject & { spec: Record<string, any> }>(
+  const got = await client.get<PodSet & KubeObject>(
     { apiVersion: "app.example.com/v1alpha1", kind: "PodSet" },
     "web",
     { namespace },
   );
   if (E.isLeft(got)) fail(`Cannot read web: ${got.left.message}`);
-  const spec = (got as E.Right<KubeObject & { spec: Record<string, any> }>).right.spec;
+  const spec = (got as E.Right<PodSet & KubeObject>).right.spec;
+  const resources = (spec.template.spec as corev1.PodSpec).containers[0].resources;
   say(`  selector: ${JSON.stringify(spec.selector)}`);
-  say(`  resources: ${JSON.stringify(spec.template.spec.containers[0].resources)}`);
+  say(`  resources: ${JSON.stringify(resources)}`);
   if (spec.selector?.matchLabels?.app !== "web") fail("web's selector was not defaulted");
-  if (spec.template.spec.containers[0].resources?.requests?.cpu !== "200m") {
+  if (resources?.requests?.cpu !== "200m") {
     fail("web's requests were not defaulted from its limits");
   }
   say("  ✓ selector from the template's labels, requests from limits");

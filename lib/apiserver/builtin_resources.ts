@@ -105,7 +105,12 @@ const specs: Spec[] = [
     categories: ["all"],
     status: true,
     returnDeleted: true,
-    extra: [{ name: "binding", kind: "Binding", verbs: ["create"] }],
+    extra: [
+      { name: "attach", kind: "PodAttachOptions", verbs: ["create", "get"] },
+      { name: "binding", kind: "Binding", verbs: ["create"] },
+      { name: "exec", kind: "PodExecOptions", verbs: ["create", "get"] },
+      { name: "portforward", kind: "PodPortForwardOptions", verbs: ["create", "get"] },
+    ],
     fields: podFieldSelectors,
     columns: podColumns,
     wide: podWideColumns,

@@ -21,10 +21,10 @@ import {
 import { decodeKubeProtobuf } from "./protobuf.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { type ServerContext, storeKey } from "./context.ts";
-import { type UpdateOptions, type WriteOptions, type WriteResult } from "./object_write.ts";
+import type { UpdateOptions, WriteOptions, WriteResult } from "./object_write.ts";
 import { deletedStatus, parseDeleteOptions } from "./object_delete.ts";
 import { buildFilter } from "./list_filter.ts";
-import { scaleOf, withScale } from "./scale.ts";
+import { scaleOf } from "./scale.ts";
 import {
   applyJsonPatch,
   applyMergePatch,

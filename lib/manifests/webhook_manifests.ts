@@ -23,6 +23,16 @@ export const WEBHOOK_CERT_DIR = "/tmp/k8s-webhook-server/serving-certs";
 /** The webhook server's container port (controller-runtime's default). */
 export const WEBHOOK_PORT = 9443;
 
+/** The names of an operator's webhook objects. */
+export interface WebhookObjectNames {
+  /** The Service in front of the manager's webhook server. */
+  readonly service: string;
+  /** The `kubernetes.io/tls` Secret with the serving certificate. */
+  readonly certSecret: string;
+  /** The names the serving certificate must be valid for. */
+  readonly hosts: readonly string[];
+}
+
 /**
  * The names of an operator's webhook objects.
  *
@@ -33,13 +43,10 @@ export const WEBHOOK_PORT = 9443;
  * // "x-webhook-service"
  * ```
  */
-export function webhookObjectNames(op: ResolvedOperator) {
+export function webhookObjectNames(op: ResolvedOperator): WebhookObjectNames {
   return {
-    /** The Service in front of the manager's webhook server. */
     service: `${op.name}-webhook-service`,
-    /** The `kubernetes.io/tls` Secret with the serving certificate. */
     certSecret: `${op.name}-webhook-server-cert`,
-    /** The names the serving certificate must be valid for. */
     hosts: [
       `${op.name}-webhook-service.${op.namespace}.svc`,
       `${op.name}-webhook-service.${op.namespace}.svc.cluster.local`,
@@ -55,11 +62,19 @@ const managerSelector = (op: ResolvedOperator) => ({
   "control-plane": "controller-manager",
 });
 
+type Container = {
+  name?: string;
+  args?: string[];
+  ports?: unknown[];
+  volumeMounts?: unknown[];
+};
+type PodSpec = { containers?: Container[]; volumes?: unknown[] };
+
 function withWebhookServer(deployment: JsonObject, op: ResolvedOperator): JsonObject {
-  const d = structuredClone(deployment) as Record<string, any>;
+  const d = structuredClone(deployment) as { spec?: { template?: { spec?: PodSpec } } };
   const pod = d.spec?.template?.spec;
-  const manager = pod?.containers?.find((c: { name?: string }) => c.name === "manager");
-  if (!manager) return deployment;
+  const manager = pod?.containers?.find((c) => c.name === "manager");
+  if (!pod || !manager) return deployment;
   manager.args = [...(manager.args ?? []), `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`];
   manager.ports = [
     ...(manager.ports ?? []),
@@ -73,7 +88,7 @@ function withWebhookServer(deployment: JsonObject, op: ResolvedOperator): JsonOb
     ...(pod.volumes ?? []),
     { name: "webhook-certs", secret: { secretName: webhookObjectNames(op).certSecret } },
   ];
-  return d as JsonObject;
+  return d as unknown as JsonObject;
 }
 
 /**

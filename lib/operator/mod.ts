@@ -50,6 +50,7 @@ export {
   WEBHOOK_CERT_DIR,
   WEBHOOK_PORT,
   webhookManifests,
+  type WebhookObjectNames,
   webhookObjectNames,
 } from "../manifests/webhook_manifests.ts";
 export {

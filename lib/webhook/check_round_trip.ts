@@ -13,7 +13,9 @@ import type { Conversion } from "./conversion.ts";
 export interface RoundTripMismatch {
   /** JSON path of the first difference, e.g. `$.spec.template.metadata`. */
   readonly path: string;
+  /** The value before the round trip. */
   readonly before: unknown;
+  /** The value after it. */
   readonly after: unknown;
 }
 
@@ -55,6 +57,18 @@ export function checkRoundTrip<A, B>(
   direction: "up",
   value: A,
 ): Either<RoundTripMismatch, void>;
+/**
+ * Checks `up(down(value))` equals `value`, answering the first difference.
+ *
+ * @example
+ * ```ts
+ * import { checkRoundTrip, conversion } from "../../mod.ts";
+ * const c = conversion<{ a: number }, { b: number }>({
+ *   from: "v1alpha1", to: "v1", up: (o) => ({ b: o.a }), down: (o) => ({ a: o.b }),
+ * });
+ * checkRoundTrip(c, "down", { b: 1 })._tag; // "Right"
+ * ```
+ */
 export function checkRoundTrip<A, B>(
   conversion: Conversion<A, B>,
   direction: "down",

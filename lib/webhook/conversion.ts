@@ -17,7 +17,9 @@ export interface Conversion<A = KubeObject, B = KubeObject> {
   readonly from: string;
   /** Version name of `B`, e.g. `v1`. */
   readonly to: string;
+  /** Converts `from` to `to`. */
   readonly up: (a: A) => B;
+  /** Converts `to` to `from`. */
   readonly down: (b: B) => A;
 }
 
@@ -47,8 +49,9 @@ export function conversion<A, B>(c: Conversion<A, B>): Conversion<A, B> {
 
 type Step = (o: KubeObject) => KubeObject;
 
+/** A conversion between any two versions (a list of them may mix types). */
 // deno-lint-ignore no-explicit-any
-type AnyConversion = Conversion<any, any>;
+export type AnyConversion = Conversion<any, any>;
 
 function path(
   conversions: readonly AnyConversion[],

@@ -13,7 +13,9 @@ import { createJsonPatch } from "./json_patch_diff.ts";
 
 /** An HTTP answer: status code and JSON body (or a text for malformed requests). */
 export interface ReviewAnswer {
+  /** HTTP status code. */
   readonly status: number;
+  /** The review (JSON) or a text explaining a 4xx/5xx. */
   readonly body: unknown;
 }
 

@@ -32,6 +32,7 @@ export interface WebhookServerOptions {
   readonly certDir?: string;
   /** Names of the certificate and key files in `certDir` (default `tls.crt`, `tls.key`). */
   readonly certName?: string;
+  /** Name of the key file in `certDir` (default `tls.key`). */
   readonly keyName?: string;
   /** DNS names and IPs of a generated certificate (default `localhost`, `127.0.0.1`). */
   readonly hosts?: readonly string[];
@@ -41,6 +42,7 @@ export interface WebhookServerOptions {
   readonly defaultTimeoutMs?: number;
   /** The budget ends this long before the API server gives up, in ms (default 100). */
   readonly budgetMarginMs?: number;
+  /** Structured logs: reloads, failed requests (default: silent). */
   readonly logger?: Logger;
 }
 
@@ -48,6 +50,7 @@ export interface WebhookServerOptions {
 export interface WebhookServer {
   /** `https://<host>:<port>` (loopback when bound to every address). */
   readonly url: string;
+  /** The port it listens on. */
   readonly port: number;
   /** PEM of the generated CA (absent with `certDir`): the configurations' `caBundle`. */
   readonly caCert?: string;
@@ -55,7 +58,9 @@ export interface WebhookServer {
   readonly paths: readonly string[];
   /** Rereads the certificate files (also done when they change). */
   reload(): Promise<void>;
+  /** controller-runtime's webhook metrics. */
   readonly metrics: WebhookMetrics;
+  /** Stops serving; in-flight requests finish. */
   close(): Promise<void>;
 }
 

@@ -33,6 +33,7 @@ export interface DeniedOptions {
   readonly code?: number;
   /** Message instead of the reasons' text. */
   readonly message?: string;
+  /** Warnings sent with the denial. */
   readonly warnings?: readonly string[];
 }
 

@@ -29,6 +29,7 @@ export type WebhookEndpoint =
 
 /** Options of {@link webhookConfigurations}. */
 export interface WebhookConfigurationsOptions {
+  /** Where the API server reaches the webhook server. */
   readonly endpoint: WebhookEndpoint;
   /** PEM of the CA that signed the webhook server's certificate (set as `caBundle`). */
   readonly caCert?: string;
@@ -161,7 +162,9 @@ export function withConversionWebhook(
 
 /** Options of {@link webhookService}. */
 export interface WebhookServiceOptions {
+  /** Service name (default `webhook-service`). */
   readonly name?: string;
+  /** The manager's namespace. */
   readonly namespace: string;
   /** Labels of the manager's pods. */
   readonly selector: Readonly<Record<string, string>>;

@@ -18,6 +18,7 @@ export interface WebhookTarget {
   readonly group: string;
   /** The version the webhook receives objects in (others are converted to it). */
   readonly version: string;
+  /** Kind, e.g. `PodSet`. */
   readonly kind: string;
   /** Plural resource name, e.g. `podsets`. */
   readonly plural: string;
@@ -33,7 +34,9 @@ export interface WebhookContext {
 
 /** `admissionregistration.k8s.io/v1` MatchCondition: a CEL expression over the request. */
 export interface MatchCondition {
+  /** A qualified name, unique within the webhook. */
   readonly name: string;
+  /** A CEL expression answering a bool. */
   readonly expression: string;
 }
 
@@ -55,7 +58,9 @@ export interface AdmissionWebhookOptions {
   readonly sideEffects?: "None" | "NoneOnDryRun";
   /** Seconds the API server waits, 1 to 30 (default 10). */
   readonly timeoutSeconds?: number;
+  /** Only objects in namespaces with these labels (default: all). */
   readonly namespaceSelector?: metav1.LabelSelector;
+  /** Only objects with these labels, before or after the change (default: all). */
   readonly objectSelector?: metav1.LabelSelector;
   /** CEL conditions (`object`, `oldObject`, `request`) that must all hold to call it. */
   readonly matchConditions?: readonly MatchCondition[];
@@ -63,8 +68,11 @@ export interface AdmissionWebhookOptions {
 
 /** A validating admission webhook. */
 export interface ValidatingWebhook<T = KubeObject> extends AdmissionWebhookOptions {
+  /** Discriminates the webhook kinds. */
   readonly type: "validating";
+  /** The resource and version it receives. */
   readonly for: WebhookTarget;
+  /** The verdict on a request (pure; may be async). */
   readonly validate: (
     request: AdmissionRequest<T>,
     context: WebhookContext,
@@ -73,10 +81,13 @@ export interface ValidatingWebhook<T = KubeObject> extends AdmissionWebhookOptio
 
 /** A mutating admission webhook: answers the object as it should be (or a verdict). */
 export interface MutatingWebhook<T = KubeObject> extends AdmissionWebhookOptions {
+  /** Discriminates the webhook kinds. */
   readonly type: "mutating";
+  /** The resource and version it receives. */
   readonly for: WebhookTarget;
   /** Never (default) or IfNeeded: called again when later webhooks change the object. */
   readonly reinvocationPolicy?: "Never" | "IfNeeded";
+  /** The object as it should be, or a verdict (pure; may be async). */
   readonly mutate: (
     request: AdmissionRequest<T>,
     context: WebhookContext,
@@ -85,11 +96,14 @@ export interface MutatingWebhook<T = KubeObject> extends AdmissionWebhookOptions
 
 /** The conversion webhook of one CRD. */
 export interface ConversionWebhook {
+  /** Discriminates the webhook kinds. */
   readonly type: "conversion";
+  /** The resource whose versions it converts. */
   readonly for: Omit<WebhookTarget, "version">;
   /** URL path (default `/convert`). */
   readonly path?: string;
   // deno-lint-ignore no-explicit-any
+  /** Pairs of pure functions between versions, chained as needed. */
   readonly conversions: readonly Conversion<any, any>[];
 }
 
@@ -136,6 +150,7 @@ export function webhookPath(w: Webhook): string {
 
 /** What {@link webhooks} declares for one resource. */
 export interface WebhooksSpec<T> {
+  /** The resource and the version the webhooks receive. */
   readonly for: WebhookTarget;
   /** A defaulting (mutating) webhook: the object with its defaults. */
   readonly default?: (object: DeepReadonly<T>, request: AdmissionRequest<T>) => T;

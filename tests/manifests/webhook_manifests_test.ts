@@ -29,8 +29,10 @@ const files = (() => {
   if (E.isLeft(r)) throw new Error(r.left);
   return r.right;
 })();
+// deno-lint-ignore no-explicit-any
+type Doc = Record<string, any>; // parsed YAML, read field by field below
 const docs = (path: string) =>
-  YAML.parseAllDocuments(files.get(path)!).map((d) => d.toJS()) as Record<string, any>[];
+  YAML.parseAllDocuments(files.get(path)!).map((d) => d.toJS()) as Doc[];
 
 Deno.test("manifests of an operator with webhooks: configurations, Service, conversion stanza, manager wiring", () => {
   assert.deepEqual(docs("config/webhook/kustomization.yaml")[0].resources, [

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import {
   checkRoundTrip,
+  type corev1,
   handleAdmissionReview,
   handleConversionReview,
   type KubeObject,
@@ -140,7 +141,7 @@ Deno.test("defaultPodSet() derives the selector and requests, keeps what is set,
       const templateLabels = y.spec.template.metadata?.labels;
       if (y.spec.selector) assert.deepEqual(d.spec.selector, y.spec.selector);
       else if (templateLabels) assert.deepEqual(d.spec.selector, { matchLabels: templateLabels });
-      const containers = (d.spec.template.spec as { containers: Record<string, any>[] }).containers;
+      const containers = (d.spec.template.spec as corev1.PodSpec).containers;
       for (const c of containers) {
         if (c.resources?.limits) assert.deepEqual(c.resources.requests, c.resources.limits);
       }
