@@ -349,8 +349,12 @@ export type {
   UserInfo,
 } from "./lib/webhook/admission_types.ts";
 export {
+  type Allowed,
   allowed,
   denialMessage,
+  type DenialStatus,
+  denialStatus,
+  type Denied,
   denied,
   type DeniedOptions,
   mutated,

@@ -16,7 +16,7 @@ import { PODSET_V1_API_VERSION, type PodSetV1 } from "./types_v1.ts";
  * import { podSetConversion } from "./conversion.ts";
  * const v1 = podSetConversion.up({
  *   apiVersion: "app.example.com/v1alpha1", kind: "PodSet", metadata: { name: "web" },
- *   spec: { replicas: 3, selector: { matchLabels: { app: "web" } }, template: {} },
+ *   spec: { replicas: 3, selector: { matchLabels: { app: "web" } }, template: { spec: { containers: [] } } },
  * });
  * v1.spec.size; // 3
  * ```

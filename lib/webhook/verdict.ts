@@ -6,19 +6,30 @@
  */
 import { type FieldError, formatFieldError, type StatusReason } from "../core/status.ts";
 
+/** An admitted request. */
+export interface Allowed {
+  /** Discriminates the verdicts. */
+  readonly _tag: "Allowed";
+  /** Shown to the client (kubectl prints `Warning: ...`). */
+  readonly warnings: readonly string[];
+}
+
+/** A denied request. */
+export interface Denied {
+  /** Discriminates the verdicts. */
+  readonly _tag: "Denied";
+  /** One per offending field (`field` in Kubernetes path form). */
+  readonly reasons: readonly FieldError[];
+  /** The message; default: the reasons as Kubernetes prints field errors. */
+  readonly message?: string;
+  /** HTTP code of the denial (default 403, Forbidden). */
+  readonly code: number;
+  /** Shown to the client with the error. */
+  readonly warnings: readonly string[];
+}
+
 /** A validating webhook's answer. */
-export type Verdict =
-  | { readonly _tag: "Allowed"; readonly warnings: readonly string[] }
-  | {
-    readonly _tag: "Denied";
-    /** One per offending field (`field` in Kubernetes path form). */
-    readonly reasons: readonly FieldError[];
-    /** The message; default: the reasons as Kubernetes prints field errors. */
-    readonly message?: string;
-    /** HTTP code of the denial (default 403, Forbidden). */
-    readonly code: number;
-    readonly warnings: readonly string[];
-  };
+export type Verdict = Allowed | Denied;
 
 /** A mutating webhook's answer: a verdict, or the object as it should be. */
 export type Mutation<T> = Verdict | {
@@ -46,7 +57,7 @@ export interface DeniedOptions {
  * allowed({ warnings: ["spec.legacy is deprecated"] })._tag; // "Allowed"
  * ```
  */
-export function allowed(options: { readonly warnings?: readonly string[] } = {}): Verdict {
+export function allowed(options: { readonly warnings?: readonly string[] } = {}): Allowed {
   return { _tag: "Allowed", warnings: options.warnings ?? [] };
 }
 
@@ -66,7 +77,7 @@ export function allowed(options: { readonly warnings?: readonly string[] } = {})
 export function denied(
   reasons: readonly FieldError[] | string,
   options: DeniedOptions = {},
-): Verdict {
+): Denied {
   const list = typeof reasons === "string" ? [] : reasons;
   const message = typeof reasons === "string" ? reasons : options.message;
   return {
@@ -118,14 +129,38 @@ const reasonOfCode: Record<number, StatusReason> = {
  * // "spec.a: Required value"
  * ```
  */
-export function denialMessage(v: Verdict & { _tag: "Denied" }): string {
+export function denialMessage(v: Denied): string {
   if (v.message !== undefined) return v.message;
   const texts = v.reasons.map(formatFieldError);
   return texts.length === 1 ? texts[0] : texts.length ? `[${texts.join(", ")}]` : "";
 }
 
 /** The `result` Status of a denial in an AdmissionResponse. */
-export function denialStatus(v: Verdict & { _tag: "Denied" }) {
+export interface DenialStatus {
+  /** Always `Failure`. */
+  readonly status: "Failure";
+  /** The denial's HTTP code. */
+  readonly code: number;
+  /** The reason of the code (`Forbidden` for 403, `Invalid` for 422, ...). */
+  readonly reason?: StatusReason;
+  /** The denial's text. */
+  readonly message: string;
+  /** The reasons as causes (field, reason, message). */
+  readonly details?: {
+    readonly causes: { reason: string; field: string; message: string }[];
+  };
+}
+
+/**
+ * The `result` Status of a denial in an AdmissionResponse.
+ *
+ * @example
+ * ```ts
+ * import { denialStatus, denied } from "../../mod.ts";
+ * denialStatus(denied("no", { code: 422 })).reason; // "Invalid"
+ * ```
+ */
+export function denialStatus(v: Denied): DenialStatus {
   const reason = reasonOfCode[v.code];
   return {
     status: "Failure" as const,

@@ -10,7 +10,7 @@ import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { k8sMeta as metav1 } from "../deps.ts";
 import type { AdmissionRequest, Operation } from "./admission_types.ts";
 import type { Mutation, Verdict } from "./verdict.ts";
-import type { Conversion } from "./conversion.ts";
+import type { AnyConversion } from "./conversion.ts";
 
 /** The resource a webhook is for. */
 export interface WebhookTarget {
@@ -102,9 +102,8 @@ export interface ConversionWebhook {
   readonly for: Omit<WebhookTarget, "version">;
   /** URL path (default `/convert`). */
   readonly path?: string;
-  // deno-lint-ignore no-explicit-any
   /** Pairs of pure functions between versions, chained as needed. */
-  readonly conversions: readonly Conversion<any, any>[];
+  readonly conversions: readonly AnyConversion[];
 }
 
 /** Any webhook the manager can serve. */
@@ -157,8 +156,7 @@ export interface WebhooksSpec<T> {
   /** A validating webhook. */
   readonly validate?: (request: AdmissionRequest<T>) => Verdict;
   /** Conversions between the CRD's versions (served at `/convert`). */
-  // deno-lint-ignore no-explicit-any
-  readonly conversions?: readonly Conversion<any, any>[];
+  readonly conversions?: readonly AnyConversion[];
   /** Options of the defaulting webhook. */
   readonly defaulting?: AdmissionWebhookOptions & { reinvocationPolicy?: "Never" | "IfNeeded" };
   /** Options of the validating webhook. */
