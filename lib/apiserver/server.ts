@@ -143,8 +143,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   installCrdController(ctx);
   if (data) {
-    const crds = ctx.registry.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")!;
-    const stored = storage.list(crds.storageKey);
+    // Stored CRDs with rules and webhooks with match conditions need CEL from the start.
+    const stored = [
+      ["apiextensions.k8s.io", "customresourcedefinitions"],
+      ["admissionregistration.k8s.io", "validatingwebhookconfigurations"],
+      ["admissionregistration.k8s.io", "mutatingwebhookconfigurations"],
+    ].flatMap(([group, plural]) => {
+      const info = ctx.registry.lookup(group, "v1", plural);
+      return info ? storage.list(info.storageKey) : [];
+    });
     if (stored.some((s) => mayHaveCelRules(JSON.stringify(s.object)))) await loadCel();
     restoreCrds(ctx);
   }

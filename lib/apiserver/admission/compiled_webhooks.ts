@@ -8,10 +8,8 @@
 import { isPlainObject, type KubeObject } from "../../core/object.ts";
 import { fromLabelSelectorObject, type LabelSelector } from "../../core/label_selector.ts";
 import type { ServerContext } from "../context.ts";
-import {
-  compileMatchCondition,
-  type MatchConditionProgram,
-} from "../cel/compile_match_condition.ts";
+import type { MatchConditionProgram } from "../cel/compile_match_condition.ts";
+import { requireCel } from "../cel/load_cel.ts";
 
 /** One rule of a webhook. */
 export interface WebhookRule {
@@ -122,7 +120,9 @@ function compile(config: KubeObject, type: "validating" | "mutating"): CompiledW
     matchConditions: (Array.isArray(w.matchConditions) ? w.matchConditions : [])
       .filter(isPlainObject)
       .flatMap((c) => {
-        const p = compileMatchCondition(String(c.expression ?? ""));
+        const p = requireCel("webhook matchConditions").compileMatchCondition(
+          String(c.expression ?? ""),
+        );
         return p._tag === "Right" ? [{ name: String(c.name), program: p.right }] : [];
       }),
     clientConfig: decodeClientConfig(w.clientConfig),

@@ -10,7 +10,7 @@ import { quoteValue } from "../../core/status.ts";
 import { checkDns1123Subdomain, checkQualifiedName } from "../../core/names.ts";
 import { fromLabelSelectorObject } from "../../core/label_selector.ts";
 import type { KindHooks } from "../context.ts";
-import { compileMatchCondition } from "../cel/compile_match_condition.ts";
+import { requireCel } from "../cel/load_cel.ts";
 import {
   invalidAt,
   required,
@@ -170,7 +170,7 @@ function validateWebhook(w: Obj, path: string, mutating: boolean): FieldError[] 
     const expr = typeof c.expression === "string" ? c.expression : "";
     if (!expr) errs.push(required(`${at}.expression`));
     else {
-      const compiled = compileMatchCondition(expr);
+      const compiled = requireCel("webhook matchConditions").compileMatchCondition(expr);
       if (compiled._tag === "Left") errs.push(invalidAt(`${at}.expression`, expr, compiled.left));
     }
   });

@@ -11,10 +11,11 @@ let loaded: CelModule | undefined;
  * Imports the CEL support (`./mod.ts` and `@bufbuild/cel`, ~90 ms of CPU) on the first call;
  * later calls resolve at once.
  *
- * The API server calls it before it handles a request body that mentions
- * `x-kubernetes-validations` and before it restores stored CRDs that have rules, so a server
- * whose CRDs have no rules (the PodSet example) never loads CEL. Code that writes a CRD with
- * rules into a server context directly (`createObject`) awaits it first.
+ * The API server calls it before it handles a request body that may hold CEL (see
+ * {@link mayHaveCelRules}) and before it restores stored objects that may, so a server whose
+ * CRDs have no rules and whose webhooks have no match conditions (the PodSet example) never
+ * loads CEL. Code that writes such objects into a server context directly (`createObject`)
+ * awaits it first.
  *
  * @example
  * ```ts
@@ -43,9 +44,10 @@ export function requireCel(what = "CEL rules (x-kubernetes-validations)"): CelMo
 }
 
 /**
- * Whether a JSON or YAML text (a request body, a stored CRD) may hold CEL rules: it mentions
- * `x-kubernetes-validations`. A cheap test before {@link loadCel}.
+ * Whether a JSON or YAML text (a request body, a stored object) may hold CEL: CRD rules
+ * (`x-kubernetes-validations`) or webhook `matchConditions`. A cheap test before
+ * {@link loadCel}.
  */
 export function mayHaveCelRules(text: string): boolean {
-  return text.includes("x-kubernetes-validations");
+  return text.includes("x-kubernetes-validations") || text.includes("matchConditions");
 }

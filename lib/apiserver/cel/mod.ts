@@ -47,6 +47,8 @@ export {
   validateCelRules,
 } from "./validate_cel_rules.ts";
 export { celCompileErrors } from "./cel_compile_errors.ts";
+export { compileMatchCondition } from "./compile_match_condition.ts";
+export type { MatchConditionInput, MatchConditionProgram } from "./compile_match_condition.ts";
 export { compileCelRules } from "./compile_cel_rules.ts";
 export { escapePropertyName } from "./escape_property_name.ts";
 export { toCelValue } from "./to_cel_value.ts";
