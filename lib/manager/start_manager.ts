@@ -28,11 +28,7 @@ import { managerMetrics } from "./manager_metrics.ts";
 import { createEventRecorder } from "../apply/event_recorder.ts";
 import { type HealthServer, serveHealth } from "./health_server.ts";
 import type { Webhook } from "../webhook/webhook_spec.ts";
-import {
-  serveWebhooks,
-  type WebhookServer,
-  type WebhookServerOptions,
-} from "../webhook/serve_webhooks.ts";
+import type { WebhookServer, WebhookServerOptions } from "../webhook/serve_webhooks.ts";
 
 /** Options of {@link startManager}. */
 export interface ManagerOptions {
@@ -126,8 +122,12 @@ interface Tracked {
 export async function startManager(options: ManagerOptions): Promise<Manager> {
   const log = options.logger ?? silentLogger;
   // Served first: informers of converted resources list through the conversion webhook.
+  // The webhook server (TLS, certificates) loads only for a manager that serves webhooks.
   const webhookServer = options.webhooks?.length
-    ? await serveWebhooks(options.webhooks, { logger: log, ...options.webhookServer })
+    ? await (await import("../webhook/serve_webhooks.ts")).serveWebhooks(options.webhooks, {
+      logger: log,
+      ...options.webhookServer,
+    })
     : undefined;
   const now = options.now ?? Date.now;
   const base = createInformers(options.client);
