@@ -11,8 +11,8 @@ import { BENCH_RATE_LIMIT } from "./_harness.ts";
 /** A cluster running on its own thread, reached over HTTP. */
 export interface ThreadCluster {
   readonly kubeconfig: string;
-  /** A new client of the cluster (benchmark rate limit). */
-  client(): Promise<Client>;
+  /** A new client of the cluster (benchmark rate limit; `defaults`: `connect()`'s defaults). */
+  client(defaults?: boolean): Promise<Client>;
   /** Resolves once `n` PodSets report every replica ready (tracked inside the worker). */
   untilReady(n: number): Promise<void>;
   /** The server's request counts (verb and resource) and the pods added and deleted so far. */
@@ -65,8 +65,11 @@ export async function startClusterThread(): Promise<ThreadCluster> {
   };
   return {
     kubeconfig,
-    async client() {
-      const c = await connect({ kubeconfigYaml: kubeconfig, rateLimit: BENCH_RATE_LIMIT });
+    async client(defaults) {
+      const c = await connect({
+        kubeconfigYaml: kubeconfig,
+        ...(defaults ? {} : { rateLimit: BENCH_RATE_LIMIT }),
+      });
       if (E.isLeft(c)) throw new Error(`Cannot build a client: ${c.left.message}`);
       return c.right;
     },

@@ -5,7 +5,7 @@
  * concurrency and no controller (no cache, no queue, no reconciler).
  *
  * Measured in two topologies of one process. The target row (median of three runs of each
- * side) runs the API server on a worker thread (as in a real deployment, the server's CPU is not the controller's). The second puts
+ * side) runs the API server on a worker thread (as in a real deployment, the server's CPU is not the controller's), with the controller tuned (client unthrottled, the driver's concurrency) and, in a row of its own, on its default settings (`connect()` and the controller's default concurrency). The second puts
  * server and manager on one JavaScript thread, where every watch event's encoding is charged
  * to the controller; its "floor" row is the baseline plus two bare watches (fetch + JSON.parse,
  * no cache, no controller): the least any informer-based controller could add there.
@@ -79,19 +79,29 @@ async function baseline(client: Client, sizes: Sizes): Promise<number> {
 /** What a run needs from a cluster, wherever it runs. */
 interface Target {
   readonly driver: Client;
-  client(): Promise<Client>;
+  client(defaults?: boolean): Promise<Client>;
   untilReady(n: number): Promise<void>;
 }
 
 /**
  * The controller: create the PodSets, wait until every status reports ready. The controller
- * runs at `concurrency` (default: the driver's, `sizes.concurrency`).
+ * runs at `concurrency` (default: the driver's, `sizes.concurrency`); `"defaults"` runs it
+ * as a new user does: `connect()`'s client and the controller's default concurrency.
  */
-async function controlled(target: Target, sizes: Sizes, concurrency?: number): Promise<number> {
-  const managerClient = await target.client();
+async function controlled(
+  target: Target,
+  sizes: Sizes,
+  concurrency?: number | "defaults",
+): Promise<number> {
+  const defaults = concurrency === "defaults";
+  const managerClient = await target.client(defaults);
   const manager = await startManager({
     client: managerClient,
-    controllers: [{ ...podSetController, concurrency: concurrency ?? sizes.concurrency }],
+    controllers: [
+      defaults
+        ? podSetController
+        : { ...podSetController, concurrency: concurrency ?? sizes.concurrency },
+    ],
   });
   await manager.ready;
   const t0 = performance.now();
@@ -181,7 +191,10 @@ async function onSameThread(run: (c: Cluster) => Promise<number>): Promise<numbe
  * One convergence run with the server on its own thread and the controller at
  * `concurrency` (the driver creates at `sizes.concurrency`); returns the ms to all ready.
  */
-export function convergeOnThread(sizes: Sizes, concurrency: number): Promise<number> {
+export function convergeOnThread(
+  sizes: Sizes,
+  concurrency: number | "defaults",
+): Promise<number> {
   return onThread((t) => controlled(t, sizes, concurrency));
 }
 
@@ -203,13 +216,16 @@ export async function convergenceScenario(sizes: Sizes): Promise<Row[]> {
 
   await onThread((t) => baseline(t.driver, warm));
   await onThread((t) => controlled(t, warm));
-  // The target row: the median of three alternating runs of each side.
-  const bases: number[] = [], runs: number[] = [];
+  // The target rows: the median of three alternating runs of each side, the controller tuned
+  // (client unthrottled, concurrency of the driver) and on its default settings.
+  const bases: number[] = [], runs: number[] = [], defaults: number[] = [];
   for (let i = 0; i < 3; i++) {
     bases.push(await onThread((t) => baseline(t.driver, sizes)));
     runs.push(await onThread((t) => controlled(t, sizes)));
+    defaults.push(await onThread((t) => controlled(t, sizes, "defaults")));
   }
   const threadBase = quantile(bases, 0.5), threadMs = quantile(runs, 0.5);
+  const defaultMs = quantile(defaults, 0.5);
 
   const threaded = name("server on its own thread");
   const shared = name("server on the manager's thread");
@@ -227,6 +243,14 @@ export async function convergenceScenario(sizes: Sizes): Promise<Row[]> {
       ratio: threadMs / threadBase,
       target: "<= 1.5x",
       pass: threadMs / threadBase <= 1.5,
+    },
+    {
+      scenario: threaded,
+      metric: "controller on default settings (connect(), default concurrency)",
+      value: `${ms(defaultMs)} (${(pods / defaultMs * 1000).toFixed(0)} pods/s), median of 3`,
+      ratio: defaultMs / threadBase,
+      target: "<= 1.5x",
+      pass: defaultMs / threadBase <= 1.5,
     },
     {
       scenario: shared,
