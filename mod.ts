@@ -227,7 +227,15 @@ export {
 export type { ReconcileContext, Reconciler } from "./lib/reconcile/reconciler.ts";
 export { type ReconcileError, terminal, transient } from "./lib/reconcile/reconcile_error.ts";
 export { isEmptyPlan, type Plan } from "./lib/reconcile/plan.ts";
-export { deleteOp, type ObjectRef, type Op, type PatchType, refOf } from "./lib/reconcile/op.ts";
+export {
+  deleteOp,
+  type EventInput,
+  type ObjectRef,
+  type Op,
+  type PatchType,
+  refOf,
+  statusOp,
+} from "./lib/reconcile/op.ts";
 export {
   type World,
   worldFromObjects,
@@ -291,7 +299,6 @@ export {
 export { formatPlan } from "./lib/apply/format_plan.ts";
 export {
   createEventRecorder,
-  type EventInput,
   type EventRecorder,
   type EventRecorderOptions,
   type EventRegarding,
@@ -303,6 +310,9 @@ export {
   controller,
   type ControllerSpec,
   type Kind,
+  kind,
+  type OwnedResource,
+  type TriggerOptions,
   type WatchTrigger,
 } from "./lib/controller/controller_spec.ts";
 export {
@@ -321,6 +331,7 @@ export {
   type ControllerMetrics,
   type ControllerMetricsSnapshot,
   createControllerMetrics,
+  type ReconcileErrorType,
   type ReconcileResult,
 } from "./lib/controller/controller_metrics.ts";
 export { type Manager, type ManagerOptions, startManager } from "./lib/manager/start_manager.ts";

@@ -19,6 +19,8 @@ export interface RequestSpec {
   readonly query?: URLSearchParams;
   readonly body?: string;
   readonly contentType?: string;
+  /** The `Accept` header; default `application/json`. */
+  readonly accept?: string;
   readonly signal?: AbortSignal;
   /** The verb for messages (`get`, `list`, `patch`, ...). */
   readonly verb: string;
@@ -84,7 +86,7 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
         method: spec.method,
         headers: {
           ...headers.right,
-          accept: "application/json",
+          accept: spec.accept ?? "application/json",
           "user-agent": options.userAgent,
           ...(spec.contentType ? { "content-type": spec.contentType } : {}),
         },

@@ -37,6 +37,12 @@ export interface ScopeOptions {
   readonly namespace?: string;
   readonly labelSelector?: string | LabelSelector;
   readonly fieldSelector?: string | FieldSelector;
+  /**
+   * Ask only for the objects' metadata (`PartialObjectMetadata`, as client-go's metadata
+   * client does): items and watch events carry `apiVersion: meta.k8s.io/v1`,
+   * `kind: PartialObjectMetadata` and `metadata`. Default false.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 /** Options of {@link Client.list} and {@link Client.listPage}. */

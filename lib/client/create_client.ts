@@ -26,6 +26,11 @@ import type {
   WriteOptions,
 } from "./client_types.ts";
 
+// What client-go's metadata client and kube-rs ask for: objects as meta.k8s.io/v1
+// PartialObjectMetadata (one per watch event) and lists as PartialObjectMetadataList.
+const metadataAccept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+const metadataListAccept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
 /** Options of {@link createClient}. */
 export interface ClientOptions {
   /** Default `globalThis.fetch`. */
@@ -138,6 +143,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       query: listQuery(o),
       verb: "list",
       object,
+      ...(o.metadataOnly ? { accept: metadataListAccept } : {}),
       signal: o.signal,
     });
     return checkListItems(r, object);
@@ -248,6 +254,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         query: watchQuery(o),
         verb: "watch",
         object,
+        ...(o.metadataOnly ? { accept: metadataAccept } : {}),
         signal: o.signal,
       });
       return E.isLeft(res) ? res : watchBody(res.right, object);

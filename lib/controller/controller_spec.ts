@@ -11,22 +11,90 @@ import type { StoreReader } from "../store/create_store.ts";
 import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
 import type { EventFilter } from "./triggers.ts";
+import type { World } from "../reconcile/world.ts";
 
-/** A resource named by apiVersion and kind. */
-export interface Kind {
+/**
+ * A kind descriptor: an `apiVersion` and a `kind`, carrying the TypeScript type of the
+ * kind's objects, so that stores and worlds read through it are typed without casts.
+ *
+ * A plain `{ apiVersion, kind }` is a `Kind<KubeObject>`; {@link kind} makes typed ones.
+ *
+ * @typeParam T the type of the kind's objects (default `KubeObject`)
+ * @example
+ * ```ts
+ * import { kind, type Kind, type corev1 } from "../../mod.ts";
+ * const pods: Kind<corev1.Pod> = kind<corev1.Pod>("v1", "Pod");
+ * const configMaps: Kind = { apiVersion: "v1", kind: "ConfigMap" };
+ * ```
+ */
+export interface Kind<T extends HasMetadata = KubeObject> {
+  /** `group/version`, or `version` for the core group (`v1`). */
   readonly apiVersion: string;
+  /** The kind, e.g. `Pod`. */
   readonly kind: string;
+  /** Type-level only: the type of the kind's objects. Never set. */
+  readonly objectType?: T;
+}
+
+/**
+ * A typed kind descriptor.
+ *
+ * Like controller-runtime's `&corev1.Pod{}` passed to `For` / `Owns`, but a value naming the
+ * kind, with the object type as a type parameter.
+ *
+ * @param apiVersion `group/version`, or `v1` for the core group
+ * @param kindName the kind, e.g. `Pod`
+ * @returns the descriptor
+ * @example
+ * ```ts
+ * import { kind, type corev1 } from "../../mod.ts";
+ * const pods = kind<corev1.Pod>("v1", "Pod");
+ * pods.kind; // "Pod"
+ * ```
+ */
+export function kind<T extends HasMetadata = KubeObject>(
+  apiVersion: string,
+  kindName: string,
+): Kind<T> {
+  return { apiVersion, kind: kindName };
 }
 
 /** Read access to the caches a controller's informers keep. */
 export interface CacheView {
-  /** The store of a resource the controller reads (`for`, `owns` or `watches`). */
-  store(resource: Kind): StoreReader<KubeObject>;
+  /** The store of a resource the controller reads (`for`, `owns` or `watches`); throws for
+   * another. */
+  store<T extends HasMetadata = KubeObject>(resource: Kind<T>): StoreReader<T>;
+  /** The {@link World} over that store (`ownedBy` reads the controller-owner index that owned
+   * kinds' stores carry). */
+  world<T extends HasMetadata = KubeObject>(resource: Kind<T>): World<T>;
+}
+
+/**
+ * How a controller reads a kind besides its primary: which events trigger it and whether it
+ * caches whole objects or only their metadata.
+ */
+export interface TriggerOptions {
+  /** Drops events that should not trigger a reconcile (default: every change triggers). */
+  readonly filter?: EventFilter;
+  /**
+   * Cache only the objects' metadata (`PartialObjectMetadata`: apiVersion, kind, metadata),
+   * for kinds the reconciler reads only by metadata — much less memory per object
+   * (default false).
+   */
+  readonly metadataOnly?: boolean;
+}
+
+/** A child kind with options: its events trigger the controller owner's key. */
+export interface OwnedResource extends TriggerOptions {
+  /** The child kind. */
+  readonly resource: Kind<HasMetadata>;
 }
 
 /** A watched resource whose events map to primary keys through a pure function. */
-export interface WatchTrigger {
-  readonly resource: Kind;
+export interface WatchTrigger extends TriggerOptions {
+  /** The watched kind. */
+  readonly resource: Kind<HasMetadata>;
+  /** The primary keys an object's event triggers (pure). */
   readonly keys: (obj: DeepReadonly<KubeObject>) => readonly ObjectKey[];
 }
 
@@ -35,16 +103,25 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
   /** Name used in logs, metrics and the field manager (`kubefold-<name>`). */
   readonly name: string;
   /** The primary resource. */
-  readonly for: Kind;
-  /** Child resources: their events trigger the controller owner's key. */
-  readonly owns?: readonly Kind[];
+  readonly for: Kind<HasMetadata>;
+  /** Child resources: their events trigger the controller owner's key. A kind alone, or with
+   * options (an event filter, metadata-only caching). */
+  readonly owns?: readonly (Kind<HasMetadata> | OwnedResource)[];
   /** Other resources whose events map to keys. */
   readonly watches?: readonly WatchTrigger[];
-  /** The pure reconciler. */
-  readonly reconcile: Reconciler<P, W, ReconcileContext>;
+  /**
+   * The pure reconciler: the primary, the world (see `world`) and the time in, a plan or an
+   * error out. (A method, so that a spec of any primary and world type is a
+   * `ControllerSpec<HasMetadata, unknown>`, as `startManager` takes them.)
+   */
+  reconcile(
+    primary: DeepReadonly<P>,
+    world: W,
+    ctx: ReconcileContext,
+  ): ReturnType<Reconciler<P, W, ReconcileContext>>;
   /** Builds the reconciler's read-only world from the caches (default: the cache view itself). */
   readonly world?: (cache: CacheView) => W;
-  /** Filters primary events (default: every change). */
+  /** Filters primary events (default: every change); see `generationChanged`. */
   readonly filter?: EventFilter;
   /** Reconciles running at once (default 1). */
   readonly concurrency?: number;

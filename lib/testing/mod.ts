@@ -46,6 +46,7 @@ export {
   type TestApiOptions,
   type TestClientOptions,
 } from "./create_test_api.ts";
+export type { SimulationOptions } from "../apiserver/controllers/simulation.ts";
 export type {
   FaultEffect,
   FaultRule,
