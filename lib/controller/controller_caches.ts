@@ -15,7 +15,6 @@ import type {
   CacheView,
   ControllerSpec,
   Kind,
-  OwnedResource,
   TriggerOptions,
   WatchTrigger,
 } from "./controller_spec.ts";
@@ -45,13 +44,6 @@ export interface ControllerCaches {
   readonly lookup: CacheLookup;
 }
 
-/** An `owns` entry as a kind and its options. */
-export function ownedResource(entry: Kind<HasMetadata> | OwnedResource): OwnedResource {
-  return "resource" in entry && typeof entry.resource === "object"
-    ? entry as OwnedResource
-    : { resource: entry as Kind<HasMetadata> };
-}
-
 /**
  * Requests (or shares) the informers of `spec` and builds its views. Owned informers carry the
  * `controller` index (by controller owner uid); metadata-only kinds get metadata informers.
@@ -70,11 +62,14 @@ export function controllerCaches<P extends HasMetadata, W>(
   const meta = (o: TriggerOptions) => (o.metadataOnly ? { metadataOnly: true } : {});
   const primary = informers.informer<KubeObject>(spec.for, scope);
   const indexers = { indexers: { controller: byControllerOwnerUid } };
-  const owned = (spec.owns ?? []).map(ownedResource).map((o) => ({
+  const owned = (spec.owns ?? []).map((o) => ({
     role: "owns" as const,
-    kind: o.resource,
+    kind: { apiVersion: o.apiVersion, kind: o.kind },
     options: o,
-    informer: informers.informer<KubeObject>(o.resource, { ...scope, ...indexers, ...meta(o) }),
+    informer: informers.informer<KubeObject>(
+      { apiVersion: o.apiVersion, kind: o.kind },
+      { ...scope, ...indexers, ...meta(o) },
+    ),
   }));
   const watched = (spec.watches ?? []).map((w) => ({
     role: "watches" as const,

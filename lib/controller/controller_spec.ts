@@ -84,11 +84,11 @@ export interface TriggerOptions {
   readonly metadataOnly?: boolean;
 }
 
-/** A child kind with options: its events trigger the controller owner's key. */
-export interface OwnedResource extends TriggerOptions {
-  /** The child kind. */
-  readonly resource: Kind<HasMetadata>;
-}
+/**
+ * A child kind, with options: its events trigger the controller owner's key. A plain kind is
+ * one; add options by spreading it: `{ ...pods, filter: generationChanged }`.
+ */
+export interface OwnedResource extends Kind<HasMetadata>, TriggerOptions {}
 
 /** A watched resource whose events map to primary keys through a pure function. */
 export interface WatchTrigger extends TriggerOptions {
@@ -104,9 +104,9 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
   readonly name: string;
   /** The primary resource. */
   readonly for: Kind<HasMetadata>;
-  /** Child resources: their events trigger the controller owner's key. A kind alone, or with
+  /** Child resources: their events trigger the controller owner's key. A kind, or a kind with
    * options (an event filter, metadata-only caching). */
-  readonly owns?: readonly (Kind<HasMetadata> | OwnedResource)[];
+  readonly owns?: readonly OwnedResource[];
   /** Other resources whose events map to keys. */
   readonly watches?: readonly WatchTrigger[];
   /**

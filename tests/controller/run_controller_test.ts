@@ -244,7 +244,7 @@ Deno.test("event filters apply to owned and watched kinds too", async () => {
   env.run(controller({
     name: "filters",
     for: secretKind,
-    owns: [{ resource: cmKind, filter: (d) => d.type !== "Updated" }],
+    owns: [{ ...cmKind, filter: (d) => d.type !== "Updated" }],
     watches: [{
       resource: { apiVersion: "v1", kind: "ServiceAccount" },
       keys: () => ["default/owner"],
