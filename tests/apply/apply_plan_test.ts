@@ -65,7 +65,7 @@ const secretKind = { apiVersion: "v1", kind: "Secret" };
 const ref = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name });
 
 /** A test API with the owner Secret and ConfigMaps `old` and `taken`, and a recording client. */
-async function setup() {
+function setup() {
   const api = createTestApi({
     objects: [
       { ...owner, metadata: { namespace: "default", name: "owner" } },
@@ -85,7 +85,7 @@ async function setup() {
 }
 
 Deno.test("applyPlan() runs deletes first, then creates and applies, then status", async () => {
-  const { api, client, calls, uid, options } = await setup();
+  const { api, client, calls, uid, options } = setup();
   using _ = api;
   const ops: Op[] = [
     {
@@ -103,7 +103,7 @@ Deno.test("applyPlan() runs deletes first, then creates and applies, then status
 });
 
 Deno.test("applyPlan() counts a 404 on delete and AlreadyExists on create as done", async () => {
-  const { api, client, options } = await setup();
+  const { api, client, options } = setup();
   using _ = api;
   const outcome = await applyPlan({
     ops: [
@@ -116,7 +116,7 @@ Deno.test("applyPlan() counts a 404 on delete and AlreadyExists on create as don
 });
 
 Deno.test("applyPlan() attempts every op when one fails", async () => {
-  const { api, client, calls, uid, options } = await setup();
+  const { api, client, calls, uid, options } = setup();
   using _ = api;
   api.faults.fail({ verb: "delete", code: 500, name: "old" });
   const outcome = await applyPlan({
@@ -152,7 +152,7 @@ function recordingClientWithoutRetries(api: TestApi, calls: Call[]): Client {
 }
 
 Deno.test("applyPlan() sends apply ops as server-side applies with the controller's field manager, forced", async () => {
-  const { api, client, calls, options } = await setup();
+  const { api, client, calls, options } = setup();
   using _ = api;
   await applyPlan({ ops: [{ type: "apply", object: cm("applied") }] }, options(client));
   assert.deepEqual(calls.map((c) => [c.verb, c.options.fieldManager, c.options.force]), [
@@ -168,14 +168,14 @@ Deno.test("applyPlan() sends apply ops as server-side applies with the controlle
 });
 
 Deno.test("a conflict makes the step a conflict, which the controller requeues at once", async () => {
-  const { api, client, options } = await setup();
+  const { api, client, options } = setup();
   using _ = api;
   api.faults.conflict({ verb: "patch", name: "taken" });
   const step = await applyStep(
     {
       ops: [{ type: "patch", ref: ref("taken"), patchType: "merge", patch: { data: { a: "1" } } }],
     },
-    owner,
+    options(client).owner,
     {
       client,
       fieldManager: "kubefold-demo",
