@@ -5,6 +5,7 @@
  */
 import type { Either } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { Status } from "../core/status.ts";
 import type { LabelSelector } from "../core/label_selector.ts";
 import type { FieldSelector } from "../core/field_selector.ts";
@@ -137,14 +138,14 @@ export interface Client {
   list<T = KubeObject>(resource: ResourceSpec, options?: ListOptions): Result<ObjectList<T>>;
   /** One page, exactly as asked. */
   listPage<T = KubeObject>(resource: ResourceSpec, options?: ListOptions): Result<ObjectList<T>>;
-  create<T extends KubeObject>(object: T, options?: WriteOptions): Result<T>;
+  create<T extends HasMetadata>(object: T, options?: WriteOptions): Result<T>;
   /** PUT; the object's `metadata.resourceVersion`, if set, makes it conditional. */
-  replace<T extends KubeObject>(object: T, options?: WriteOptions): Result<T>;
+  replace<T extends HasMetadata>(object: T, options?: WriteOptions): Result<T>;
   /** PUT to `/status`. */
-  replaceStatus<T extends KubeObject>(object: T, options?: WriteOptions): Result<T>;
+  replaceStatus<T extends HasMetadata>(object: T, options?: WriteOptions): Result<T>;
   patch<T = KubeObject>(resource: ResourceSpec, name: string, options: PatchOptions): Result<T>;
   /** Server-side apply (`application/apply-patch+yaml`, sent as JSON). */
-  apply<T extends KubeObject>(object: T, options?: ApplyOptions): Result<T>;
+  apply<T extends HasMetadata>(object: T, options?: ApplyOptions): Result<T>;
   /** The deleted (or deletion-pending) object, or the server's success `Status`. */
   delete<T = KubeObject>(
     resource: ResourceSpec,

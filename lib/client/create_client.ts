@@ -5,6 +5,7 @@
  */
 import { asyncScheduler, E, type Either, type SchedulerLike } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";
 import type { ApiError, RequestTarget } from "./api_error.ts";
@@ -118,7 +119,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     "plural" in spec
       ? Promise.resolve(E.right(spec))
       : discovery.resolve(spec.apiVersion, spec.kind, signal);
-  const resolveObject = (obj: KubeObject, verb: string, signal?: AbortSignal) =>
+  const resolveObject = (obj: HasMetadata, verb: string, signal?: AbortSignal) =>
     obj.apiVersion && obj.kind
       ? resolve({ apiVersion: obj.apiVersion, kind: obj.kind }, signal)
       : Promise.resolve(E.left<ApiError, ApiResource>({
@@ -150,7 +151,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
   };
 
   const write = async <T>(
-    obj: KubeObject,
+    obj: HasMetadata,
     verb: "create" | "replace" | "replaceStatus",
     o: WriteOptions,
   ): Result<T> => {
