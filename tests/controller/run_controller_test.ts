@@ -373,3 +373,57 @@ Deno.test("resyncs come from the injected scheduler", async () => {
   await env.api.clock.advance(11_000);
   assert.equal(env.records.length, 3, "two resyncs in 20 virtual seconds");
 });
+
+Deno.test("a kind owned metadata-only is listed and watched as PartialObjectMetadata, cached with its kind, and still triggers its owner", async () => {
+  const accepts = new Set<string>();
+  using env = setup(() => ({
+    intercept: (input, init, next) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes("/configmaps") && (init?.method ?? "GET") === "GET") {
+        accepts.add(new Headers(init?.headers).get("accept") ?? "");
+      }
+      return next(input, init);
+    },
+  }));
+  const seen: (KubeObject | undefined)[] = [];
+  env.run(controller({
+    name: "meta",
+    for: secretKind,
+    owns: [{ ...cmKind, metadataOnly: true }],
+    reconcile: (_p, cache) => {
+      seen.push(cache.store(cmKind).get("default/child") as KubeObject | undefined);
+      return E.right({ ops: [] });
+    },
+  }));
+  const created = await env.client.create(parent("owner"));
+  assert.ok(E.isRight(created));
+  await env.api.clock.advanceUntil(() => seen.length === 1);
+  await env.client.create({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "child",
+      namespace: "default",
+      ownerReferences: [{
+        apiVersion: "v1",
+        kind: "Secret",
+        name: "owner",
+        uid: created.right.metadata!.uid!,
+        controller: true,
+      }],
+    },
+    data: { big: "x".repeat(1_000) },
+  });
+  await env.api.clock.advanceUntil(() => seen.length === 2, { what: "the owner's reconcile" });
+  const child = seen[1]!;
+  assert.deepEqual([child.apiVersion, child.kind, child.metadata?.name], [
+    "v1",
+    "ConfigMap",
+    "child",
+  ]);
+  assert.equal(child.data, undefined, "only metadata is cached");
+  assert.deepEqual([...accepts].sort(), [
+    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+  ]);
+});
