@@ -92,6 +92,7 @@ export {
   type JsonLoggerOptions,
   type LogFields,
   type Logger,
+  type LogLevel,
   silentLogger,
   withFields,
 } from "./lib/core/logger.ts";
@@ -243,7 +244,12 @@ export {
   worldFromStore,
   type WorldFromStoreOptions,
 } from "./lib/reconcile/world.ts";
-export { controllerUid, isControlledBy, ownerReference } from "./lib/reconcile/owner_reference.ts";
+export {
+  controllerUid,
+  isControlledBy,
+  type OwnedObject,
+  ownerReference,
+} from "./lib/reconcile/owner_reference.ts";
 export {
   type Condition,
   type ConditionInput,

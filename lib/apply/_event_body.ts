@@ -12,11 +12,17 @@ export type { EventInput };
 
 /** `events.k8s.io/v1` `regarding`: the object an event is about. */
 export interface EventRegarding {
+  /** `group/version` of the object. */
   readonly apiVersion?: string;
+  /** Its kind. */
   readonly kind?: string;
+  /** Its name. */
   readonly name?: string;
+  /** Its namespace (absent for cluster-scoped objects). */
   readonly namespace?: string;
+  /** Its uid: repeats about one incarnation of the object form a series. */
   readonly uid?: string;
+  /** The resourceVersion the event was about. */
   readonly resourceVersion?: string;
 }
 

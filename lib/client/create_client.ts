@@ -44,6 +44,7 @@ export interface ClientOptions {
   readonly userAgent?: string;
   /** Field manager of writes; default `kubefold`. */
   readonly fieldManager?: string;
+  /** Receives debug logs (retries). Default: none. */
   readonly logger?: Logger;
   /** Clock and timers of retries and the budget; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

@@ -22,7 +22,7 @@ import type { World } from "../reconcile/world.ts";
  * @typeParam T the type of the kind's objects (default `KubeObject`)
  * @example
  * ```ts
- * import { kind, type Kind, type corev1 } from "../../mod.ts";
+ * import { type corev1, kind, type Kind } from "../../mod.ts";
  * const pods: Kind<corev1.Pod> = kind<corev1.Pod>("v1", "Pod");
  * const configMaps: Kind = { apiVersion: "v1", kind: "ConfigMap" };
  * ```
@@ -47,7 +47,7 @@ export interface Kind<T extends HasMetadata = KubeObject> {
  * @returns the descriptor
  * @example
  * ```ts
- * import { kind, type corev1 } from "../../mod.ts";
+ * import { type corev1, kind } from "../../mod.ts";
  * const pods = kind<corev1.Pod>("v1", "Pod");
  * pods.kind; // "Pod"
  * ```

@@ -18,9 +18,13 @@ import type { HasMetadata } from "../core/has_metadata.ts";
 
 /** Which object an op addresses (namespace absent for cluster-scoped objects). */
 export interface ObjectRef {
+  /** `group/version` of the object. */
   readonly apiVersion: string;
+  /** Its kind. */
   readonly kind: string;
+  /** Its namespace (absent for cluster-scoped objects). */
   readonly namespace?: string;
+  /** Its name. */
   readonly name: string;
 }
 

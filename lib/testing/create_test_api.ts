@@ -13,7 +13,7 @@ import type { ServerContext } from "../apiserver/context.ts";
 import { ApiFailure } from "../apiserver/http_util.ts";
 import { createObject } from "../apiserver/object_write.ts";
 import { groupVersion, type ResourceInfo } from "../apiserver/resource_info.ts";
-import type { Crd } from "../apiserver/custom_resource_infos.ts";
+import type { k8sApiextensions } from "../deps.ts";
 import type { SimulationOptions } from "../apiserver/controllers/simulation.ts";
 import { type VirtualTime, virtualTime } from "./virtual_time.ts";
 import { inProcessFetch } from "./_in_process_fetch.ts";
@@ -29,7 +29,7 @@ export interface TestApiOptions {
   /** Where a new clock starts, in epoch milliseconds. Default 2025-01-01T00:00:00Z. */
   readonly startMs?: number;
   /** CustomResourceDefinitions served from the start (CRDs created later are served too). */
-  readonly crds?: readonly Crd[];
+  readonly crds?: readonly k8sApiextensions.CustomResourceDefinition[];
   /** Objects stored at the start, created in order (namespaces before their contents). */
   readonly objects?: readonly KubeObject[];
   /** Watch events kept per resource for resuming watches. Default 1,000. */

@@ -35,6 +35,7 @@ export interface ListWatchOptions extends ScopeOptions {
   readonly scheduler?: SchedulerLike;
   /** Random numbers in [0, 1) for jitter and timeouts; default `Math.random`. */
   readonly random?: () => number;
+  /** Receives warnings (failures, recoveries) and info lines. Default: none. */
   readonly logger?: Logger;
   /** Checks each object; a message skips it (logged). Default: it has `metadata.name`. */
   readonly check?: (object: unknown) => string | undefined;

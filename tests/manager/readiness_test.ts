@@ -97,7 +97,10 @@ Deno.test("a dead server: the informers' errors reach the manager's log and /rea
     await api.clock.advance(1_000);
   }
   const body = await (await fetch(`${manager.healthUrl}/readyz`)).text();
-  assert.match(body, /^informer v1\/ConfigMap not synced: cannot resolve the resource; retrying: Cannot discover: /);
+  assert.match(
+    body,
+    /^informer v1\/ConfigMap not synced: cannot resolve the resource; retrying: Cannot discover: /,
+  );
   const stopped = manager.stop();
   await api.clock.advance(1_000);
   await stopped;
