@@ -36,6 +36,10 @@ export const podSetController = controller<PodSet, PodSetWorld>({
   name: "podset",
   for: kind<PodSet>(PODSET_API_VERSION, PODSET_KIND),
   owns: [pods],
+  writes: [
+    { resource: pods, ops: ["create", "delete"] },
+    { resource: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND }, ops: ["status"] },
+  ],
   world: (cache) => ({ pods: cache.world(pods) }),
   reconcile: (podSet, world, ctx) => reconcilePodSet(podSet, world, ctx),
 });

@@ -26,6 +26,12 @@ export interface ControllerMetricsSnapshot {
   readonly reconcileTimeSeconds: Histogram;
   /** From the first event that enqueued a key to the start of its reconcile. */
   readonly eventToReconcileSeconds: Histogram;
+  /** Reconciles that threw (controller-runtime's panics), also counted as errors. */
+  readonly reconcilePanicsTotal: number;
+  /** Workers busy with a key right now. */
+  readonly activeWorkers: number;
+  /** The controller's concurrency (how many keys it reconciles at once). */
+  readonly maxConcurrentReconciles: number;
 }
 
 /** Records reconcile metrics. */
@@ -34,6 +40,12 @@ export interface ControllerMetrics {
   reconciled(result: ReconcileResult, seconds: number, errorType?: ReconcileErrorType): void;
   /** Records the time from a key's first event to its reconcile. */
   eventLatency(seconds: number): void;
+  /** A reconciler threw instead of returning a plan or an error value. */
+  panicked(): void;
+  /** A worker took a key (`+1`) or finished it (`-1`). */
+  workers(delta: 1 | -1): void;
+  /** Records the controller's concurrency. */
+  maxConcurrentReconciles(n: number): void;
   /** The metrics so far. */
   snapshot(): ControllerMetricsSnapshot;
 }
@@ -64,6 +76,7 @@ export function createControllerMetrics(): ControllerMetrics {
   };
   const time = createHistogram();
   const latency = createHistogram();
+  let panics = 0, active = 0, maxConcurrent = 1;
   return {
     reconciled(result, seconds, errorType) {
       totals[result]++;
@@ -71,12 +84,18 @@ export function createControllerMetrics(): ControllerMetrics {
       time.observe(seconds);
     },
     eventLatency: (s) => latency.observe(s),
+    panicked: () => void panics++,
+    workers: (delta) => void (active += delta),
+    maxConcurrentReconciles: (n) => void (maxConcurrent = n),
     snapshot: () => ({
       reconcileTotal: { ...totals },
       reconcileErrorsTotal: totals.error,
       reconcileErrorsByType: { ...byType },
       reconcileTimeSeconds: time.read(),
       eventToReconcileSeconds: latency.read(),
+      reconcilePanicsTotal: panics,
+      activeWorkers: active,
+      maxConcurrentReconciles: maxConcurrent,
     }),
   };
 }

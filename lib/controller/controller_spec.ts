@@ -12,14 +12,16 @@ import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
 import type { EventFilter } from "./triggers.ts";
 import type { World } from "../reconcile/world.ts";
+import type { Op } from "../reconcile/op.ts";
 
 /**
  * A kind descriptor: an `apiVersion` and a `kind`, carrying the TypeScript type of the
  * kind's objects, so that stores and worlds read through it are typed without casts.
  *
- * A plain `{ apiVersion, kind }` is a `Kind<KubeObject>`; {@link kind} makes typed ones.
+ * A plain `{ apiVersion, kind }` is a `Kind` of any object with metadata; {@link kind} makes
+ * typed ones (a store read through a plain one holds `KubeObject`s).
  *
- * @typeParam T the type of the kind's objects (default `KubeObject`)
+ * @typeParam T the type of the kind's objects
  * @example
  * ```ts
  * import { type corev1, kind, type Kind } from "../../mod.ts";
@@ -27,7 +29,7 @@ import type { World } from "../reconcile/world.ts";
  * const configMaps: Kind = { apiVersion: "v1", kind: "ConfigMap" };
  * ```
  */
-export interface Kind<T extends HasMetadata = KubeObject> {
+export interface Kind<T extends HasMetadata = HasMetadata> {
   /** `group/version`, or `version` for the core group (`v1`). */
   readonly apiVersion: string;
   /** The kind, e.g. `Pod`. */
@@ -98,6 +100,22 @@ export interface WatchTrigger extends TriggerOptions {
   readonly keys: (obj: DeepReadonly<KubeObject>) => readonly ObjectKey[];
 }
 
+/** The type of a plan's write op: `create`, `apply`, `patch`, `delete` or `status` (event ops
+ * are recorded by the event recorder, not written by the plan). */
+export type OpType = Exclude<Op["type"], "event">;
+
+/**
+ * The writes a controller's plans may make to one kind (any version of its group). The
+ * verbs they need: `create` -> create, `apply` and `patch` -> patch, `delete` -> delete,
+ * `status` -> patch of the `/status` subresource.
+ */
+export interface WriteDeclaration {
+  /** The kind written (any version of its group). */
+  readonly resource: Kind<HasMetadata>;
+  /** The write ops the plans may make to it. */
+  readonly ops: readonly OpType[];
+}
+
 /** A controller, as data. */
 export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheView> {
   /** Name used in logs, metrics and the field manager (`kubefold-<name>`). */
@@ -139,6 +157,14 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
    * coalescing a burst of child changes into one write (default 100 ms; 0: no wait).
    */
   readonly statusBatchMs?: number;
+  /**
+   * Every write its plans may make, per kind. `kubefold manifests` derives the controller's
+   * least-privilege RBAC from these and from `for` / `owns` / `watches` (list, watch); at run
+   * time a plan with an op outside them is not applied: the reconcile fails, naming the
+   * controller, kind and verb. Default: undeclared (plans unchecked, and `manifests` refuses
+   * to derive RBAC for the controller).
+   */
+  readonly writes?: readonly WriteDeclaration[];
   /** Restricts the primary and children to one namespace (default: all). */
   readonly namespace?: string;
 }

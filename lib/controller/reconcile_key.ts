@@ -26,6 +26,7 @@ import type { StatusBatcher } from "../apply/status_batcher.ts";
 import type { ControllerMetrics, ReconcileErrorType } from "./controller_metrics.ts";
 import type { ControllerSpec } from "./controller_spec.ts";
 import type { ControllerCaches } from "./controller_caches.ts";
+import { undeclaredWrite } from "./check_writes.ts";
 
 /** One reconcile, as reported to the caller (and logged). */
 export interface ReconcileRecord {
@@ -155,6 +156,7 @@ export function reconcileKey<P extends HasMetadata, W>(
       planned = spec.reconcile(p as never, c.world, { now: started });
     } catch (e) {
       log.error("reconciler threw", thrown(e));
+      metrics.panicked();
       record("error", 0, { message: String(e), type: "panic" });
       throw e;
     }
@@ -168,6 +170,13 @@ export function reconcileKey<P extends HasMetadata, W>(
       }
       if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
       throw new Error(err.message, err.cause === undefined ? {} : { cause: err.cause });
+    }
+    // A plan outside the declared writes would need RBAC the manifests do not grant.
+    const undeclared = undeclaredWrite(spec.name, spec.writes, planned.right);
+    if (undeclared) {
+      log.error("plan outside the declared writes", { error: undeclared });
+      record("error", 0, { message: undeclared, type: "apply" });
+      return;
     }
     const held: { plan: Plan; retryAfterMs?: number } = c.dryRun || spec.deferStatus === false
       ? { plan: planned.right }

@@ -154,7 +154,10 @@ export function runController<P extends HasMetadata, W>(
         return { key, priority };
       });
     };
-    const process = reconcileKey({
+    const metrics = deps.metrics ?? createControllerMetrics();
+    const concurrency = spec.concurrency ?? 1;
+    metrics.maxConcurrentReconciles(concurrency);
+    const reconcileOne = reconcileKey({
       spec,
       caches,
       world: (spec.world ?? ((c: CacheView) => c as unknown as W))(caches.view),
@@ -162,7 +165,7 @@ export function runController<P extends HasMetadata, W>(
       scheduler,
       now,
       log,
-      metrics: deps.metrics ?? createControllerMetrics(),
+      metrics,
       expectations: new Expectations(),
       batcher,
       firstSeen,
@@ -175,6 +178,14 @@ export function runController<P extends HasMetadata, W>(
       reconcileTimeoutMs: deps.reconcileTimeoutMs ?? 30_000,
       conditionsDropped,
     });
+    const process: typeof reconcileOne = async (key, ctx) => {
+      metrics.workers(1);
+      try {
+        return await reconcileOne(key, ctx);
+      } finally {
+        metrics.workers(-1);
+      }
+    };
     const keys$ = controllerKeys(spec, caches, {
       tag,
       woken$: woken,
@@ -183,7 +194,7 @@ export function runController<P extends HasMetadata, W>(
     });
     const runs = (deps.stop$ ? keys$.pipe(takeUntil(deps.stop$)) : keys$).pipe(
       workqueue(process, {
-        concurrency: spec.concurrency ?? 1,
+        concurrency,
         metrics: deps.queueMetrics ?? createQueueMetrics({ scheduler }),
         drain: "none",
         scheduler,

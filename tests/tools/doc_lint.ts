@@ -1,7 +1,7 @@
 /**
- * `deno doc --lint` over the three entry points (`mod.ts`, `lib/apiserver/mod.ts`,
- * `lib/testing/mod.ts`), split into kubefold's own diagnostics and those about third-party
- * declarations.
+ * `deno doc --lint` over the entry points of `deno.json` (`mod.ts`, `lib/apiserver/mod.ts`,
+ * `lib/testing/mod.ts`, ...), split into kubefold's own diagnostics and those about
+ * third-party declarations.
  *
  * Deno 2.9 lints the npm packages' `.d.ts` files reached through our public types (RxJS,
  * fp-ts, kubernetes-types) as if they were ours: their members without JSDoc, and references
@@ -26,10 +26,12 @@ export interface DocDiagnostic {
   readonly location: string;
 }
 
-/** The entry points, relative to the repository root. */
-export const entryPoints = ["mod.ts", "lib/apiserver/mod.ts", "lib/testing/mod.ts"];
-
 const root = new URL("../../", import.meta.url);
+
+/** The entry points (deno.json `exports`), relative to the repository root. */
+export const entryPoints: readonly string[] = Object.values(
+  JSON.parse(Deno.readTextFileSync(new URL("deno.json", root))).exports as Record<string, string>,
+).map((p) => p.replace(/^\.\//, ""));
 
 /** Runs `deno doc --lint` on the entry points and parses its diagnostics. */
 export async function docDiagnostics(): Promise<DocDiagnostic[]> {

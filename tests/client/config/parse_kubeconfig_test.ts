@@ -5,7 +5,7 @@ import { kubeconfigFor } from "../../../lib/client/config/kubeconfig_for.ts";
 import { parseKubeconfig } from "../../../lib/client/config/parse_kubeconfig.ts";
 import { assertNoSecret, b64, unwrap, unwrapLeft } from "./_helpers.ts";
 
-const src = "/home/u/.kube/config";
+const src = "/home/u/.kube/config"; // outside-path-ok: a name in error messages, never read
 
 Deno.test("parseKubeconfig() reads clusters, users and contexts with their origins", () => {
   const k = unwrap(parseKubeconfig(
