@@ -23,6 +23,7 @@
 // The API server.
 export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
 export type { PersistenceLogger } from "./persistence/mod.ts";
+export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
 export {
   type FaultControl,
