@@ -36,7 +36,7 @@ export const entryPoints: readonly string[] = Object.values(
 /** Runs `deno doc --lint` on the entry points and parses its diagnostics. */
 export async function docDiagnostics(): Promise<DocDiagnostic[]> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--lint", ...entryPoints],
+    args: ["doc", "--lint", "--no-lock", ...entryPoints],
     cwd: root,
     env: { NO_COLOR: "1" },
     stdout: "piped",
@@ -63,7 +63,7 @@ export async function docDiagnostics(): Promise<DocDiagnostic[]> {
 /** Names kubefold exports from its entry points. */
 async function publicNames(): Promise<Set<string>> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", ...entryPoints],
+    args: ["doc", "--json", "--no-lock", ...entryPoints],
     cwd: root,
     stdout: "piped",
     stderr: "null",
