@@ -329,6 +329,7 @@ export {
   type OpType,
   type OwnedResource,
   type TriggerOptions,
+  watch,
   type WatchTrigger,
   type WriteDeclaration,
 } from "./lib/controller/controller_spec.ts";

@@ -86,7 +86,9 @@ export type * as k8sApiextensions from "npm:kubernetes-types@1.30.0/apiextension
 export type * as k8sBatch from "npm:kubernetes-types@1.30.0/batch/v1.d.ts";
 /** Kubernetes `discovery.k8s.io/v1` types (`EndpointSlice`), from `kubernetes-types`. */
 export type * as k8sDiscovery from "npm:kubernetes-types@1.30.0/discovery/v1.d.ts";
+/** Kubernetes `networking.k8s.io/v1` types (`Ingress`, ...), from `kubernetes-types`. */
 export type * as k8sNetworking from "npm:kubernetes-types@1.30.0/networking/v1.d.ts";
+/** Kubernetes `autoscaling/v2` types (`HorizontalPodAutoscaler`), from `kubernetes-types`. */
 export type * as k8sAutoscaling from "npm:kubernetes-types@1.30.0/autoscaling/v2.d.ts";
 
 // Cron schedules of CronJobs (five fields, @macros, time zones): zero dependencies, MIT,

@@ -116,6 +116,33 @@ export interface WriteDeclaration {
   readonly ops: readonly OpType[];
 }
 
+/**
+ * A typed {@link WatchTrigger}: `keys` gets the watched kind's objects as their own type.
+ *
+ * Like controller-runtime's `Watches(&Kind{}, handler.EnqueueRequestsFromMapFunc(fn))`, but
+ * the map function is pure and typed by the kind descriptor.
+ *
+ * @param resource the watched kind
+ * @param keys the primary keys an object's event triggers (pure)
+ * @param options an event filter, metadata-only caching
+ * @returns the trigger, for `ControllerSpec.watches`
+ * @example
+ * ```ts
+ * import { type corev1, kind, watch } from "../../mod.ts";
+ * const services = kind<corev1.Service>("v1", "Service");
+ * const trigger = watch(services, (svc) => svc.spec?.selector?.app ? [`default/${svc.spec.selector.app}`] : []);
+ * trigger.resource.kind; // "Service"
+ * ```
+ */
+export function watch<T extends HasMetadata>(
+  resource: Kind<T>,
+  keys: (obj: DeepReadonly<T>) => readonly ObjectKey[],
+  options: TriggerOptions = {},
+): WatchTrigger {
+  // The informer of `resource` holds objects of that kind: T is the type the caller named.
+  return { ...options, resource, keys: keys as unknown as WatchTrigger["keys"] };
+}
+
 /** A controller, as data. */
 export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheView> {
   /** Name used in logs, metrics and the field manager (`kubefold-<name>`). */
