@@ -1,7 +1,8 @@
 /**
- * The only file with external specifiers. Every dependency is pinned to an exact
- * version with a full `npm:` specifier so the module also works when imported by URL
- * without an import map.
+ * The framework's external dependencies. Every dependency is pinned to an exact version with
+ * a full `npm:` specifier so the module also works when imported by URL without an import map.
+ * What only some code uses has a deps module of its own, loaded only there: YAML
+ * (`yaml_deps.ts`), RxJS's test scheduler (`testing/deps.ts`), CEL (`apiserver/deps.ts`).
  *
  * @module
  */
@@ -41,11 +42,12 @@ export type {
 // fp-ts: only the few types we use, behind our own re-exports, each from its own CommonJS
 // module (the root entry loads all of fp-ts; its extension-less sub-path directories and ES
 // build cannot be loaded by Deno, the `lib/*.js` files can).
-import * as either from "npm:fp-ts@2.16.11/lib/Either.js";
+/** fp-ts's `Either` module: `E.right`, `E.left`, `E.isLeft`, `E.map`, `E.match`, ... */
+export * as E from "npm:fp-ts@2.16.11/lib/Either.js";
+import type { Either as FpEither } from "npm:fp-ts@2.16.11/lib/Either.js";
 import { pipe as fpPipe } from "npm:fp-ts@2.16.11/lib/function.js";
 import type { Option as FpOption } from "npm:fp-ts@2.16.11/lib/Option.js";
 import type { TaskEither as FpTaskEither } from "npm:fp-ts@2.16.11/lib/TaskEither.js";
-export { either as E };
 /**
  * fp-ts `pipe`.
  *
@@ -57,7 +59,7 @@ export { either as E };
  */
 export const pipe: typeof fpPipe = fpPipe;
 /** fp-ts `Either`. */
-export type Either<L, R> = either.Either<L, R>;
+export type Either<L, R> = FpEither<L, R>;
 /** fp-ts `TaskEither`. */
 export type TaskEither<L, R> = FpTaskEither<L, R>;
 /** fp-ts `Option`. */

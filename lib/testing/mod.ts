@@ -26,7 +26,7 @@
  */
 export { freezeDeep } from "./freeze_deep.ts";
 /** RxJS's virtual-time scheduler (`VirtualTime.scheduler`), for marble tests. */
-export type { TestScheduler } from "../deps.ts";
+export type { TestScheduler } from "./deps.ts";
 export {
   type AdvanceUntilOptions,
   type VirtualTime,

@@ -8,7 +8,7 @@
  * from our signatures to their types, which are not exported by our entry points. (The
  * upstream fix for cross-package references, denoland/deno#34339, skips only non-`file:`
  * modules, and npm packages live in the `file:` cache.) Those are reported apart, as are
- * `missing-jsdoc` reports on a documented `export type * as ns from "npm:..."` (deno_doc
+ * `missing-jsdoc` reports on a documented `export [type] * as ns from "npm:..."` (deno_doc
  * looks the JSDoc of such a namespace re-export up at the wrong offset); everything else in
  * the repository's own files must be clean.
  *
@@ -126,7 +126,7 @@ export async function splitDiagnostics(): Promise<
     if (mine && d.code === "missing-jsdoc") {
       const line = await sourceLine(d.location);
       const documented = (await sourceLine(d.location, -1)).trim().endsWith("*/");
-      if (/^export type \* as \w+ from "npm:/.test(line) && documented) mine = false;
+      if (/^export (type )?\* as \w+ from "npm:/.test(line) && documented) mine = false;
     }
     (mine ? own : thirdParty).push(d);
   }
