@@ -324,6 +324,7 @@ export {
   type CacheView,
   controller,
   type ControllerSpec,
+  DEFAULT_CONCURRENCY,
   type Kind,
   kind,
   type OpType,

@@ -26,7 +26,7 @@ import type { QueueInput } from "../queue/run_outcome.ts";
 import type { EventRecorder } from "../apply/event_recorder.ts";
 import { statusBatcher } from "../apply/status_batcher.ts";
 import { Expectations } from "../apply/expectations.ts";
-import type { CacheView, ControllerSpec } from "./controller_spec.ts";
+import { type CacheView, type ControllerSpec, DEFAULT_CONCURRENCY } from "./controller_spec.ts";
 import { controllerCaches } from "./controller_caches.ts";
 import { controllerKeys } from "./controller_keys.ts";
 import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
@@ -155,7 +155,7 @@ export function runController<P extends HasMetadata, W>(
       });
     };
     const metrics = deps.metrics ?? createControllerMetrics();
-    const concurrency = spec.concurrency ?? 1;
+    const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
     metrics.maxConcurrentReconciles(concurrency);
     const reconcileOne = reconcileKey({
       spec,

@@ -22,6 +22,7 @@
  * @module
  */
 import type { Row, Sizes } from "./scenarios/_harness.ts";
+import { DEFAULT_CONCURRENCY } from "../../mod.ts";
 import { reactionLatencyScenario } from "./scenarios/reaction_latency.ts";
 import { apiEconomyScenario } from "./scenarios/api_economy.ts";
 import { convergenceScenario } from "./scenarios/convergence.ts";
@@ -31,7 +32,7 @@ import { peerScenario } from "./scenarios/peer.ts";
 import { concurrencyScenario } from "./scenarios/concurrency.ts";
 
 /** The peer's workers: kubefold's default concurrency, so the two differ in code only. */
-const PEER_WORKERS = 4;
+const PEER_WORKERS = DEFAULT_CONCURRENCY;
 
 const FULL: Sizes = {
   podSets: 1000,

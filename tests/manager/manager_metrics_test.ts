@@ -7,7 +7,8 @@ import { E, filter, firstValueFrom } from "../../lib/deps.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
 import { startApiServer } from "../../lib/apiserver/server.ts";
 import { connect } from "../../lib/client/connect.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
+import type { Client } from "../../lib/client/client_types.ts";
+import { controller, DEFAULT_CONCURRENCY } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 
 const sample = (text: string, name: string) =>
@@ -72,6 +73,68 @@ Deno.test("the manager reports controller_runtime_active_workers, max_concurrent
     assert.equal(sample(text, 'leader_election_master_status{name="probe-lock"}'), 1);
   } finally {
     await manager?.stop();
+    client.close();
+    await server.close();
+  }
+});
+
+Deno.test("a controller that sets no concurrency reconciles DEFAULT_CONCURRENCY keys at once and reports it", async () => {
+  const server = await startApiServer();
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
+  if (E.isLeft(c)) throw new Error(c.left.message);
+  const client = c.right;
+  // Each reconcile's plan creates one Secret; the creates hang until released, so the
+  // reconciles in flight are the creates waiting.
+  let running = 0, most = 0;
+  const release: (() => void)[] = [];
+  const slow: Client = Object.assign(Object.create(client), {
+    create: async (...args: Parameters<Client["create"]>) => {
+      most = Math.max(most, ++running);
+      await new Promise<void>((r) => release.push(r));
+      running--;
+      return client.create(...args);
+    },
+  });
+  const spec = controller({
+    name: "defaults",
+    for: { apiVersion: "v1", kind: "ConfigMap" },
+    reconcile: (cm) =>
+      E.right({
+        ops: [{
+          type: "create" as const,
+          object: {
+            apiVersion: "v1",
+            kind: "Secret",
+            metadata: { name: cm.metadata!.name!, namespace: "default" },
+          },
+        }],
+      }),
+  });
+  const manager = await startManager({ client: slow, controllers: [spec] });
+  try {
+    await manager.ready;
+    assert.equal(
+      sample(
+        manager.metricsText(),
+        'controller_runtime_max_concurrent_reconciles{controller="defaults"}',
+      ),
+      DEFAULT_CONCURRENCY,
+    );
+    for (let i = 0; i < DEFAULT_CONCURRENCY + 2; i++) {
+      const r = await client.create<KubeObject>({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: `cm-${i}`, namespace: "default" },
+      });
+      assert.ok(E.isRight(r));
+    }
+    while (running < DEFAULT_CONCURRENCY) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50)); // no more start while every worker is busy
+    assert.equal(most, DEFAULT_CONCURRENCY);
+  } finally {
+    const drain = setInterval(() => release.splice(0).forEach((r) => r()), 1);
+    await manager.stop();
+    clearInterval(drain);
     client.close();
     await server.close();
   }
