@@ -68,13 +68,13 @@ Deno.test("durability property: random writes, a crash inside any append, random
   const root = await scratch();
   let run = 0;
   try {
-    await fc.assert(
-      fc.asyncProperty(
+    fc.assert(
+      fc.property(
         fc.array(op, { minLength: 1, maxLength: 20 }),
         fc.constantFrom(1500, 8 * 1024 * 1024),
         fc.option(fc.nat(), { nil: undefined }), // crash: which sectors of the last append persist
         damage,
-        async (ops, compactAfterBytes, crashMask, harm) => {
+        (ops, compactAfterBytes, crashMask, harm) => {
           const dir = `${root}/${run++}`;
           const opened = openDataDir(dir, { compactAfterBytes });
           if (opened._tag === "Left") throw new Error(opened.left.message);
