@@ -10,6 +10,7 @@ import type { FieldError } from "../core/status.ts";
 import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
+import { bytesToBase64, configMapSizeErrors, secretSizeErrors } from "./data_size_limits.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -152,14 +153,16 @@ const secretHooks: KindHooks = {
     if (isPlainObject(obj.stringData)) {
       const data = isPlainObject(obj.data) ? { ...obj.data } : {};
       for (const [k, v] of Object.entries(obj.stringData)) {
-        data[k] = btoa(String.fromCharCode(...new TextEncoder().encode(String(v))));
+        data[k] = bytesToBase64(new TextEncoder().encode(String(v)));
       }
       obj.data = data;
     }
     delete obj.stringData;
-    return [];
+    return secretSizeErrors(obj);
   },
 };
+
+const configMapHooks: KindHooks = { validate: configMapSizeErrors };
 
 /** apps/v1 defaults: replicas, the pod template's spec, and Deployment's strategy. */
 function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet"): KindHooks {
@@ -223,6 +226,7 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["/namespaces", namespaceHooks],
     ["/pods", podHooks],
     ["/secrets", secretHooks],
+    ["/configmaps", configMapHooks],
     ["/services", serviceHooks],
     ["apps/deployments", workloadHooks("Deployment")],
     ["apps/replicasets", workloadHooks("ReplicaSet")],

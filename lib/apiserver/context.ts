@@ -8,6 +8,7 @@ import type { FieldError } from "../core/status.ts";
 import type { ObjectStorage } from "./storage.ts";
 import type { ResourceRegistry } from "./registry.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
+import type { YamlParser } from "./create_yaml_parser.ts";
 
 /** Kind-specific behaviour plugged into the generic write path. */
 export interface KindHooks {
@@ -45,6 +46,8 @@ export interface ServerContext {
   ) => number;
   /** Whether a finished deletion must still wait (e.g. a namespace with contents). */
   readonly deletionBlocked?: (info: ResourceInfo, obj: KubeObject) => boolean;
+  /** Parses large YAML bodies off the main thread (default: inline). */
+  readonly yamlParser?: YamlParser;
 }
 
 /**

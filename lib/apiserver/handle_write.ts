@@ -40,6 +40,7 @@ import {
 } from "./patch/mod.ts";
 import { serverSideApply } from "./server_side_apply.ts";
 import { managerFromUserAgent } from "./apply/mod.ts";
+import { type DecodedBody, decodeRequestBody } from "./decode_request_body.ts";
 
 const patchTypes = [
   "application/json-patch+json",
@@ -77,12 +78,35 @@ function respond(r: WriteResult, status?: number): Response {
   if (r.warnings.length) {
     headers.warning = r.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ");
   }
-  return rawJson(objectJson(r.object), status ?? (r.created ? 201 : 200), headers);
+  return rawJson(r.json ?? objectJson(r.object), status ?? (r.created ? 201 : 200), headers);
 }
 
-async function body(req: Request): Promise<unknown> {
+const bodyTypes = ["application/json", "application/yaml"];
+
+/** Reads and decodes a write's body; 415 for a media type that is not JSON or YAML. */
+async function body(ctx: ServerContext, req: Request): Promise<DecodedBody> {
   const type = contentTypeOf(req);
-  return decodeBody(await readBody(req), type);
+  if (!bodyTypes.includes(type)) unsupported([...bodyTypes, protobuf]);
+  return await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
+}
+
+/**
+ * A custom resource body must name its kind and apiVersion (built-in kinds take them from
+ * the URL, as kube-apiserver's typed decoder does).
+ */
+function requireTypeMeta(info: ResourceInfo, value: unknown): void {
+  if (!info.isCustom || typeof value !== "object" || value === null) return;
+  const o = value as Record<string, unknown>;
+  const missing = !o.kind ? "Kind" : !o.apiVersion ? "apiVersion" : undefined;
+  if (!missing) return;
+  const text = JSON.stringify(value);
+  fail(
+    "BadRequest",
+    `the object provided is unrecognized (must be of type ${info.kind}): ` +
+      `Object '${missing}' is missing in '${
+        text.length > 200 ? `${text.slice(0, 200)}...` : text
+      }'`,
+  );
 }
 
 /** POST on a collection (or `pods/<name>/binding`). */
@@ -102,12 +126,13 @@ export async function handleCreate(
       if (e instanceof ApiFailure) throw e;
       unsupported(["application/json", "application/yaml"], (e as Error).message);
     }
-    return respond(createObject(ctx, info, namespace, decoded, opts));
+    const request = { style: "body" as const, duplicates: [] };
+    return respond(createObject(ctx, info, namespace, decoded, { ...opts, request }));
   }
-  if (type !== "application/json" && type !== "application/yaml") {
-    unsupported(["application/json", "application/yaml", protobuf]);
-  }
-  return respond(createObject(ctx, info, namespace, await body(req), opts));
+  const decoded = await body(ctx, req);
+  requireTypeMeta(info, decoded.value);
+  const request = { style: "body" as const, duplicates: decoded.duplicates };
+  return respond(createObject(ctx, info, namespace, decoded.value, { ...opts, request }));
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";
@@ -131,7 +156,8 @@ export async function handleUpdate(
   subresource: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  const value = await body(req);
+  const decoded = await body(ctx, req);
+  const value = decoded.value;
   if (subresource === "scale") {
     const current = present(info, getStored(ctx, info, namespace, name));
     const next = withScale(info, current, value);
@@ -139,7 +165,10 @@ export async function handleUpdate(
     return json(scaleOf(info, r.object));
   }
   const sub = subresource === "status" ? "status" : undefined;
-  return respond(updateObject(ctx, info, namespace, name, value, { ...opts, subresource: sub }));
+  const request = { style: "body" as const, duplicates: decoded.duplicates };
+  return respond(
+    updateObject(ctx, info, namespace, name, value, { ...opts, subresource: sub, request }),
+  );
 }
 
 function applyPatch(
@@ -179,11 +208,18 @@ export async function handlePatch(
   if (q.has("force") && type !== "application/apply-patch+yaml") {
     fail("Invalid", "force: Forbidden: may not be specified for non-apply patch");
   }
-  const patch = await body(req);
+  const decoded = await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
+  const patch = decoded.value;
   if (type === "application/apply-patch+yaml") {
     const force = parseBool(q.get("force"), "force");
+    const request = { style: "apply" as const, duplicates: decoded.duplicates };
     return respond(
-      serverSideApply(ctx, info, namespace, name, patch, { ...opts, force, subresource }),
+      serverSideApply(ctx, info, namespace, name, patch, {
+        ...opts,
+        force,
+        subresource,
+        request,
+      }),
     );
   }
   const current = present(info, getStored(ctx, info, namespace, name));
@@ -198,6 +234,7 @@ export async function handlePatch(
     ...opts,
     unconditional: true,
     subresource: subresource === "status" ? "status" : undefined,
+    request: { style: "patch", duplicates: decoded.duplicates, patch },
   };
   return respond(updateObject(ctx, info, namespace, name, patched, uopts));
 }

@@ -17,6 +17,14 @@ import { finishIfDone } from "./object_delete.ts";
 import { conflict, getStored } from "./object_errors.ts";
 import { stampManagedFields } from "./managed_fields_stamp.ts";
 import type { ManagedFieldsEntry } from "./apply/mod.ts";
+import { ObjectTooLarge } from "./storage.ts";
+import {
+  builtinSchemaOf,
+  decodeBuiltin,
+  type RequestDecode,
+  strictFieldErrors,
+  validateBuiltin,
+} from "./builtin_admission.ts";
 
 export { conflict, getStored, notFound } from "./object_errors.ts";
 export { applySchemaOf } from "./managed_fields_stamp.ts";
@@ -30,6 +38,11 @@ export interface WriteOptions {
   readonly userAgentManager?: string;
   /** Managed fields computed by server-side apply (other writes record theirs). */
   readonly managedFields?: readonly ManagedFieldsEntry[];
+  /**
+   * Set for writes a client sent (absent for the server's own): how the object came, for
+   * decoding and strict field validation (built-ins are then checked against their schema).
+   */
+  readonly request?: RequestDecode;
 }
 
 /** A write's outcome: the object as stored (or as it would be, for dry runs). */
@@ -37,6 +50,8 @@ export interface WriteResult {
   readonly object: KubeObject;
   readonly created: boolean;
   readonly warnings: readonly string[];
+  /** `object` serialized, when the commit already did it. */
+  readonly json?: string;
 }
 
 const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789";
@@ -84,23 +99,67 @@ function admit(
   old: KubeObject | undefined,
   opts: WriteOptions,
 ): { object: KubeObject; warnings: string[] } {
-  ctx.hooks.get(info.storageKey)?.defaults?.(obj);
+  const mode = opts.fieldValidation ?? "Warn";
+  const request = opts.request;
   let object = obj;
   let warnings: string[] = [];
+  const builtin = request ? builtinSchemaOf(info) : undefined;
+  if (builtin && request) ({ object, warnings } = decodeBuiltin(info, builtin, obj, mode, request));
+  ctx.hooks.get(info.storageKey)?.defaults?.(object);
   const errors: FieldError[] = [];
   if (info.schema) {
-    const r = info.schema.admit(object, opts.fieldValidation ?? "Warn", old);
+    const r = info.schema.admit(object, mode, old);
+    const req = request ?? { style: "body" as const, duplicates: [] };
     if (!r.ok && r.reason === "BadRequest") {
-      fail("BadRequest", `strict decoding error: ${r.errors.map((e) => e.detail).join(", ")}`);
+      strictFieldErrors(info, "Strict", req, r.errors.map((e) => e.field));
     }
     if (!r.ok) errors.push(...r.errors);
-    else [object, warnings] = [r.object, [...r.warnings]];
+    else {
+      object = r.object;
+      warnings = [...strictFieldErrors(info, mode, req, []), ...r.warnings];
+    }
   }
+  if (builtin) errors.push(...validateBuiltin(builtin, object));
   errors.push(...validateMeta(object, info));
   errors.push(...(ctx.hooks.get(info.storageKey)?.validate?.(object, old) ?? []));
   rejectInvalid(info, object.metadata?.name ?? "", errors);
   return { object, warnings };
 }
+
+/**
+ * Commits a put; an object too large to store is retried without its managedFields (which
+ * can be large), as kube-apiserver does, then refused with 413.
+ */
+function commit(ctx: ServerContext, info: ResourceInfo, key: string, object: KubeObject) {
+  const put = (o: KubeObject) => {
+    const stored = ctx.storage.put(info.storageKey, key, o);
+    return { stored, json: ctx.storage.get(info.storageKey, key)?.json };
+  };
+  try {
+    return put(object);
+  } catch (e) {
+    if (!(e instanceof ObjectTooLarge)) throw e;
+    if (object.metadata?.managedFields) {
+      const { managedFields: _mf, ...meta } = object.metadata;
+      try {
+        return put({ ...object, metadata: meta });
+      } catch (again) {
+        if (!(again instanceof ObjectTooLarge)) throw again;
+      }
+    }
+    fail("RequestEntityTooLarge", e.message);
+  }
+}
+
+const result = (
+  info: ResourceInfo,
+  c: { stored: KubeObject; json?: string },
+  created: boolean,
+  warnings: readonly string[],
+): WriteResult => {
+  const object = present(info, c.stored);
+  return { object, created, warnings, ...(object === c.stored && c.json ? { json: c.json } : {}) };
+};
 
 function checkNamespace(ctx: ServerContext, namespace: string): void {
   const ns = ctx.storage.get("/namespaces", namespace)?.object;
@@ -168,9 +227,9 @@ export function createObject(
     });
   }
   if (opts.dryRun) return { object, created: true, warnings };
-  const stored = ctx.storage.put(info.storageKey, key, object);
-  ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", stored, undefined);
-  return { object: present(info, stored), created: true, warnings };
+  const c = commit(ctx, info, key, object);
+  ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", c.stored, undefined);
+  return result(info, c, true, warnings);
 }
 
 const withoutMeta = (o: KubeObject, dropStatus: boolean) => {
@@ -287,7 +346,7 @@ export function updateObject(
   const key = storeKey(info, namespace, name);
   const done = finishIfDone(ctx, info, key, object);
   if (done) return { object: present(info, done), created: false, warnings };
-  const stored = ctx.storage.put(info.storageKey, key, object);
-  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", stored, old);
-  return { object: present(info, stored), created: false, warnings };
+  const c = commit(ctx, info, key, object);
+  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", c.stored, old);
+  return result(info, c, false, warnings);
 }

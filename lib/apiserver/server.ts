@@ -17,6 +17,8 @@ import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
+import { loadBuiltinSchemas } from "./builtin_admission.ts";
+import { createYamlParser } from "./create_yaml_parser.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -30,6 +32,13 @@ export interface ApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** Events buffered for one slow watcher before its stream is closed; default 100,000. */
   readonly maxBufferedEvents?: number;
+  /**
+   * Bytes buffered for one watcher that does not read before its stream is closed (it then
+   * resumes from its last resourceVersion); default 8 MiB.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Watch history kept in serialized bytes over all resources; default 64 MiB. */
+  readonly historyBytes?: number;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
   /**
@@ -106,13 +115,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const data = opened?.right;
   const storage = new ObjectStorage({
     historySize: options.historySize,
+    historyBytes: options.historyBytes,
     initialRv: data?.rv,
     restored: data?.restored,
     journal: data?.journal,
   });
   const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
+  const registry = new ResourceRegistry();
+  await loadBuiltinSchemas(registry.all());
+  const yamlParser = createYamlParser();
   const ctx: ServerContext = {
-    registry: new ResourceRegistry(),
+    registry,
+    yamlParser,
     storage,
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
@@ -149,6 +163,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? 8 * 1024 * 1024,
+      onSlowWatcher: () => {
+        counts["close slow watch"] = (counts["close slow watch"] ?? 0) + 1;
+      },
       active,
       closing: () => closing,
       faults,
@@ -176,6 +194,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     server = serve();
   } catch (e) {
     faults.close();
+    yamlParser.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
@@ -203,6 +222,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       faults.close();
       running.close();
       for (const close of [...active]) close();
+      yamlParser.close();
       await server.shutdown();
       data?.close();
     },

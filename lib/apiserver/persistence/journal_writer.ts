@@ -8,7 +8,7 @@
 import type { PersistenceLogger, StorageJournal } from "./journal_entry.ts";
 import type { PersistedState } from "./persisted_state.ts";
 import { encodeSnapshot } from "./snapshot_codec.ts";
-import { walFrame } from "./wal_frame.ts";
+import { walFrame, walFrameOfJson } from "./wal_frame.ts";
 import { createWalFile, FILE_MODE, syncDir, walSizeFor, writeAll } from "./wal_file.ts";
 
 /** Where an open log stands. */
@@ -85,11 +85,17 @@ export function createJournalWriter(init: JournalWriterInit): JournalWriter {
 
   return {
     journal: {
-      append(entry) {
+      append(entry, objectJson) {
         if (closed) throw new Error(`data dir ${dir} is closed`);
         heal();
         const seq = state.seq + 1;
-        const bytes = walFrame({ seq, ...entry });
+        const bytes = entry.type === "put" && objectJson !== undefined
+          ? walFrameOfJson(
+            `{"seq":${seq},"type":"put","rv":${entry.rv},"storageKey":${
+              JSON.stringify(entry.storageKey)
+            },"key":${JSON.stringify(entry.key)},"object":${objectJson}}`,
+          )
+          : walFrame({ seq, ...entry });
         if (end + bytes.length + 1 > size) {
           const grown = walSizeFor(end + bytes.length + 1, size * 2);
           file.truncateSync(grown);
