@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { startApiServer } from "../../../lib/apiserver/server.ts";
-import type { ApiServerOptions } from "../../../lib/apiserver/server.ts";
+import { type ApiServerOptions, startApiServer } from "../../../lib/apiserver/mod.ts";
 import { widgetCrd } from "../_api.ts";
 import { tearLastRecordOf } from "./_wal_damage.ts";
 
