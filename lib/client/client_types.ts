@@ -12,6 +12,7 @@ import type { ClientConfig } from "./config/types.ts";
 import type { ApiError } from "./api_error.ts";
 import type { ApiResource } from "./api_resource.ts";
 import type { RequestSpec } from "./_transport.ts";
+import type { RequestPriority } from "./create_request_budget.ts";
 
 /** A resource, resolved (`ApiResource`) or to resolve through discovery (`apiVersion` + `kind`). */
 export type ResourceSpec = ApiResource | { readonly apiVersion: string; readonly kind: string };
@@ -70,6 +71,8 @@ export interface WriteOptions {
   readonly dryRun?: boolean;
   readonly fieldValidation?: "Ignore" | "Warn" | "Strict";
   readonly signal?: AbortSignal;
+  /** The budget share it draws from (`leader-election` for Lease renewals); default normal. */
+  readonly priority?: RequestPriority;
 }
 
 /** One RFC 6902 operation. */
@@ -115,6 +118,8 @@ export interface GetOptions {
   readonly namespace?: string;
   readonly subresource?: string;
   readonly signal?: AbortSignal;
+  /** The budget share it draws from (`leader-election` for Lease reads); default normal. */
+  readonly priority?: RequestPriority;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface AuthProviderOptions {
   readonly runCommand?: RunCommand;
   /** How often a token file is checked for changes; default 5000 ms. */
   readonly tokenFileCheckMs?: number;
+  /** An exec plugin still running after this long is killed (the request fails); 30,000. */
+  readonly execTimeoutMs?: number;
 }
 
 /**
@@ -101,7 +103,16 @@ export function createAuthProvider(auth: Auth, options: AuthProviderOptions = {}
       return fromHeaders(get, () => source.invalidate());
     }
     case "exec":
-      return execProvider(auth, now, options.runCommand ?? runCommand, fromHeaders);
+      return execProvider(
+        auth,
+        now,
+        (r) =>
+          (options.runCommand ?? runCommand)({
+            ...r,
+            timeoutMs: options.execTimeoutMs ?? r.timeoutMs,
+          }),
+        fromHeaders,
+      );
     default: {
       const unknown: never = auth;
       throw new Error(`createAuthProvider: unknown auth type ${JSON.stringify(unknown)}`);
