@@ -6,7 +6,11 @@
 import { E, type Either } from "../../deps.ts";
 import type { ConfigError } from "./config_error.ts";
 import { encodeBase64 } from "./_fields.ts";
-import { type ExecCredential, runExecCredential } from "./exec_credential.ts";
+import {
+  DEFAULT_EXEC_TIMEOUT_MS,
+  type ExecCredential,
+  runExecCredential,
+} from "./exec_credential.ts";
 import { type RunCommand, runCommand } from "./run_command.ts";
 import type { Secret } from "./secret.ts";
 import { tokenFileSource } from "./_token_file.ts";
@@ -106,12 +110,9 @@ export function createAuthProvider(auth: Auth, options: AuthProviderOptions = {}
       return execProvider(
         auth,
         now,
-        (r) =>
-          (options.runCommand ?? runCommand)({
-            ...r,
-            timeoutMs: options.execTimeoutMs ?? r.timeoutMs,
-          }),
+        options.runCommand ?? runCommand,
         fromHeaders,
+        options.execTimeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS,
       );
     default: {
       const unknown: never = auth;
@@ -129,6 +130,7 @@ function execProvider(
     get: () => Promise<Either<ConfigError, Credentials>>,
     invalidate: () => void,
   ) => AuthProvider,
+  timeoutMs: number,
 ): AuthProvider {
   let cached: ExecCredential | undefined;
   let inFlight: Promise<Either<ConfigError, ExecCredential>> | undefined;
@@ -140,7 +142,7 @@ function execProvider(
     if (fresh(cached)) {
       c = cached;
     } else {
-      inFlight ??= runExecCredential(auth.exec, auth.cluster, run, known()).finally(() => {
+      inFlight ??= runExecCredential(auth.exec, auth.cluster, run, known(), timeoutMs).finally(() => {
         inFlight = undefined;
       });
       const result = await inFlight;
