@@ -7,11 +7,10 @@
 import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
+import { utf8Length } from "../core/utf8_length.ts";
 
 /** Most bytes a ConfigMap's or a Secret's values may hold together. */
 export const MAX_DATA_BYTES = 1024 * 1024;
-
-const encoder = new TextEncoder();
 
 /** Bytes a base64 text decodes to. */
 export function base64Bytes(text: string): number {
@@ -51,7 +50,7 @@ export function configMapSizeErrors(obj: KubeObject): FieldError[] {
   const chars = total(obj.data, (v) => v.length);
   // A UTF-16 unit encodes to at most 3 bytes: encode only when the limit could be crossed.
   if (chars * 3 + binary <= MAX_DATA_BYTES) return [];
-  const n = total(obj.data, (v) => encoder.encode(v).length) + binary;
+  const n = total(obj.data, utf8Length) + binary;
   return n > MAX_DATA_BYTES ? [tooLong("[]")] : [];
 }
 

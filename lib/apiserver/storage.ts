@@ -6,6 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
+import { utf8Length } from "../core/utf8_length.ts";
 import { type StoredEvent, WatchHub } from "./watch_hub.ts";
 import type { RestoredObject, StorageJournal } from "./persistence/journal_entry.ts";
 
@@ -39,11 +40,9 @@ export class ObjectTooLarge extends Error {
   }
 }
 
-const encoder = new TextEncoder();
-
-/** UTF-8 length of a string, encoding only when it could exceed `limit`. */
+/** UTF-8 length of a string, counted only when it could exceed `limit`. */
 function utf8Bytes(text: string, limit: number): number {
-  return text.length * 3 <= limit ? text.length : encoder.encode(text).length;
+  return text.length * 3 <= limit ? text.length : utf8Length(text);
 }
 
 /** Options of {@link ObjectStorage}. */

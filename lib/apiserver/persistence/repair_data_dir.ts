@@ -53,7 +53,7 @@ export function parseRepairAction(value: string): RepairAction | undefined {
  *
  * @example
  * ```ts
- * import { repairDataDir } from "./repair_data_dir.ts";
+ * import { repairDataDir } from "../mod.ts";
  * const r = repairDataDir(await Deno.makeTempDir(), { type: "snapshot" });
  * r._tag; // "Right": an empty directory gets an empty log
  * ```

@@ -142,9 +142,11 @@ function execProvider(
     if (fresh(cached)) {
       c = cached;
     } else {
-      inFlight ??= runExecCredential(auth.exec, auth.cluster, run, known(), timeoutMs).finally(() => {
-        inFlight = undefined;
-      });
+      inFlight ??= runExecCredential(auth.exec, auth.cluster, run, known(), timeoutMs).finally(
+        () => {
+          inFlight = undefined;
+        },
+      );
       const result = await inFlight;
       if (E.isLeft(result)) return result;
       c = cached = result.right;
