@@ -4,7 +4,8 @@
  * @module
  */
 
-const ascii = /^[\x00-\x7f]*$/;
+/** Any character outside ASCII. */
+const nonAscii = /[\u0080-\uffff]/;
 
 /**
  * Bytes `text` takes in UTF-8 (Go's `len` of the same string), computed without encoding.
@@ -16,7 +17,7 @@ const ascii = /^[\x00-\x7f]*$/;
  * ```
  */
 export function utf8Length(text: string): number {
-  if (ascii.test(text)) return text.length;
+  if (!nonAscii.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
