@@ -11,7 +11,7 @@ import { parseYamlBody, type YamlBody } from "./parse_yaml_body.ts";
 export interface YamlParserOptions {
   /** Bodies up to this size are parsed on the calling thread; default 64 KiB (~30 ms). */
   readonly inlineBelowBytes?: number;
-  /** A body still parsing after this long is refused and its worker replaced; 10,000 ms. */
+  /** A body still parsing after this long is refused and its worker replaced; 30,000 ms. */
   readonly timeoutMs?: number;
 }
 
@@ -46,7 +46,7 @@ interface Job {
  */
 export function createYamlParser(options: YamlParserOptions = {}): YamlParser {
   const inlineBelow = options.inlineBelowBytes ?? 64 * 1024;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const queue: Job[] = [];
   let worker: Worker | undefined;
   let current: { job: Job; timer: ReturnType<typeof setTimeout> } | undefined;

@@ -22,7 +22,7 @@ export interface WatchSettings {
   readonly bookmarkIntervalMs: number;
   /** Events buffered for a slow client before its watch is closed. */
   readonly maxBufferedEvents: number;
-  /** Bytes buffered for a slow client before its watch is closed (default 8 MiB). */
+  /** Bytes buffered for a slow client before its watch is closed (default 2 MiB). */
   readonly maxBufferedBytes?: number;
   /** Called when a watch is closed because its client does not read. */
   readonly onSlowWatcher?: () => void;

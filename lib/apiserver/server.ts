@@ -34,7 +34,7 @@ export interface ApiServerOptions {
   readonly maxBufferedEvents?: number;
   /**
    * Bytes buffered for one watcher that does not read before its stream is closed (it then
-   * resumes from its last resourceVersion); default 8 MiB.
+   * resumes from its last resourceVersion); default 2 MiB.
    */
   readonly maxBufferedBytes?: number;
   /** Watch history kept in serialized bytes over all resources; default 64 MiB. */
@@ -163,7 +163,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
-      maxBufferedBytes: options.maxBufferedBytes ?? 8 * 1024 * 1024,
+      maxBufferedBytes: options.maxBufferedBytes ?? 2 * 1024 * 1024,
       onSlowWatcher: () => {
         counts["close slow watch"] = (counts["close slow watch"] ?? 0) + 1;
       },

@@ -10,7 +10,7 @@
 
 /** Limits of {@link createWatchBuffer}. */
 export interface WatchBufferOptions {
-  /** Bytes buffered before the watch is closed; default 8 MiB. */
+  /** Bytes buffered before the watch is closed; default 2 MiB. */
   readonly maxBufferedBytes?: number;
   /** Events buffered before the watch is closed; default 100,000. */
   readonly maxBufferedEvents?: number;
@@ -56,7 +56,7 @@ const CHUNK_BYTES = 64 * 1024;
  * ```
  */
 export function createWatchBuffer(options: WatchBufferOptions = {}): WatchBuffer {
-  const maxBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  const maxBytes = options.maxBufferedBytes ?? 2 * 1024 * 1024;
   const maxEvents = options.maxBufferedEvents ?? 100_000;
   let queue: Uint8Array[] = [];
   let head = 0;
