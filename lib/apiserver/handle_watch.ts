@@ -5,7 +5,7 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { failure } from "../core/status.ts";
+import { failure, type Status } from "../core/status.ts";
 import { fail, negotiate, objectJson, parseBool } from "./http_util.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext } from "./context.ts";
@@ -85,6 +85,11 @@ export function handleWatch(
   const timeoutSeconds = parseTimeoutSeconds(q.get("timeoutSeconds"));
   if (rv !== undefined && rv > ctx.storage.rv) throw tooLargeRv(rv, ctx.storage.rv);
   const gv = groupVersion(info);
+  // Custom resources with a conversion webhook: events wait for their conversion, in order.
+  const converter = info.crdConversion?.strategy === "Webhook"
+    ? ctx.webhooks?.converter
+    : undefined;
+  const view = (o: KubeObject) => converter?.cached(info, o) ?? present(info, o);
   const inScope = (o: KubeObject) => namespace === undefined || o.metadata?.namespace === namespace;
   const selected = (o: KubeObject | undefined) => o !== undefined && inScope(o) && filter(o);
   let sentColumns = false;
@@ -115,11 +120,13 @@ export function handleWatch(
   buffer.onCancel = () => teardown();
   const line = (type: EventType, object: unknown) =>
     encoder.encode(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
-  const render = (type: EventType, obj: KubeObject) => {
-    if (!table) return line(type, present(info, obj));
+  const render = (type: EventType, obj: KubeObject, rv?: number) => {
+    let v = view(obj);
+    if (rv !== undefined) v = { ...v, metadata: { ...v.metadata, resourceVersion: String(rv) } };
+    if (!table) return line(type, v);
     const withColumns = !sentColumns;
     sentColumns = true;
-    const t = toTable(info, [present(info, obj)], { include, now: ctx.now(), withColumns });
+    const t = toTable(info, [v], { include, now: ctx.now(), withColumns });
     return line(type, t);
   };
   const lineOfEvent = (e: StoredEvent, type: EventType, obj: KubeObject) => {
@@ -141,37 +148,60 @@ export function handleWatch(
     if (e.type !== "MODIFIED") return undefined;
     if (now && before) return lineOfEvent(e, "MODIFIED", e.object);
     if (now) return render("ADDED", e.object);
-    if (!before) return undefined;
-    const gone = { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.rv) } };
-    return render("DELETED", gone);
+    return before ? render("DELETED", e.prev!, e.rv) : undefined;
   };
   const send = (e: StoredEvent) => {
     const l = lineOf(e);
     if (l) push(l);
   };
+  const error = (s: Status) => {
+    push(line("ERROR", s));
+    close();
+  };
+  let chain = Promise.resolve();
+  /** Runs `then` once `objects` are converted, after everything queued before. */
+  const inOrder = (objects: readonly (KubeObject | undefined)[], then: () => void) => {
+    if (!converter) return then();
+    const need = objects.filter((o): o is KubeObject =>
+      o !== undefined && converter.needsWebhook(info, o)
+    );
+    chain = chain
+      .then(() => need.length ? converter.toVersion(info, need, { cache: true }) : undefined)
+      .then(() => void (!buffer.closed && then()), (e) => {
+        if (buffer.closed) return;
+        const message = e instanceof Error ? e.message : String(e);
+        error((e as { status?: Status }).status ?? failure("InternalError", message));
+      });
+  };
+  const deliver = (e: StoredEvent) => inOrder([e.object, e.prev], () => send(e));
   const bookmarkLine = (annotate: boolean, rv = ctx.storage.rv) => {
     const meta: Record<string, unknown> = { resourceVersion: String(rv) };
     if (annotate) meta.annotations = { "k8s.io/initial-events-end": "true" };
     return line("BOOKMARK", { kind: info.kind, apiVersion: gv, metadata: meta });
   };
-  const bookmark = () => push(bookmarkLine(false));
+  const bookmark = () => inOrder([], () => push(bookmarkLine(false)));
 
-  // Snapshot and subscription in one synchronous turn: nothing can interleave.
-  // The snapshot (or replay) is a list of references, rendered as the client reads.
+  // Snapshot and subscription in one synchronous turn: nothing can interleave. The snapshot
+  // (or replay) is a list of references, rendered as the client reads; with a conversion
+  // webhook, once converted, in order.
   let expired = false;
   if (rv === undefined || rv === 0 || initial) {
-    const snapshot = ctx.storage.list(info.storageKey, namespace);
+    const snapshot = ctx.storage.list(info.storageKey, namespace).map((s) => s.object)
+      .filter(filter);
     const at = ctx.storage.rv;
-    buffer.backlog(function* () {
-      for (const s of snapshot) if (filter(s.object)) yield render("ADDED", s.object);
+    const lines = function* () {
+      for (const o of snapshot) yield render("ADDED", o);
       if (initial && bookmarks) yield bookmarkLine(true, at);
-    }());
+    };
+    // (Converted objects are rendered at once: the conversion cache may not keep them.)
+    inOrder(snapshot, () => buffer.backlog(converter ? [...lines()].values() : lines()));
   } else {
     const replay = ctx.storage.hub.since(info.storageKey, rv);
     if (replay.type === "expired") {
-      push(line("ERROR", failure("Expired", `too old resource version: ${rv} (${replay.oldest})`)));
-      buffer.close();
+      error(failure("Expired", `too old resource version: ${rv} (${replay.oldest})`));
       expired = true;
+    } else if (converter) {
+      for (const e of replay.events) deliver(e);
     } else {
       const events = replay.events;
       buffer.backlog(function* () {
@@ -184,7 +214,10 @@ export function handleWatch(
   }
   if (!expired && !buffer.closed) {
     // (closed while sending the snapshot or replay: do not subscribe)
-    const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, { deliver: send });
+    const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, {
+      deliver,
+      end: () => inOrder([], close),
+    });
     const unregister = settings.faults?.register(drop) ?? (() => {});
     const timers: ReturnType<typeof setTimeout>[] = [];
     if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000));

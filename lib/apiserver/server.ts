@@ -10,15 +10,19 @@ import { ResourceRegistry } from "./registry.ts";
 import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
+import { drainUnreadBodies } from "./http_util.ts";
 import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
+import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
 import { loadBuiltinSchemas } from "./builtin_admission.ts";
 import { createYamlParser } from "./create_yaml_parser.ts";
+import { createWebhookCaller, type ServiceResolver } from "./admission/call_webhook.ts";
+import { createObjectConverter } from "./conversion/object_converter.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -50,11 +54,16 @@ export interface ApiServerOptions {
   readonly compactAfterBytes?: number;
   /** Receives warnings (e.g. a torn last log record dropped at start); default: none. */
   readonly logger?: PersistenceLogger;
-  /** Bearer token every request must carry (else 401); also written into the kubeconfig. */
+  /**
+   * Bearer token every request must carry (else 401); also written into the kubeconfig.
+   * Default: none over HTTP; with `tls`, a generated random token (kept in `dataDir` if set),
+   * because kubectl sends credentials only over HTTPS and asks for a username when the
+   * kubeconfig's user has none.
+   */
   readonly token?: string;
   /**
    * Serve HTTPS with a generated self-signed CA and certificate (kept in `dataDir` if set);
-   * the kubeconfig gets the CA and an `https://` URL.
+   * the kubeconfig gets the CA, an `https://` URL and the token (see `token`).
    */
   readonly tls?: boolean;
   /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
@@ -66,6 +75,14 @@ export interface ApiServerOptions {
    * default: every fault off (they can still be switched on through `ApiServer.faults`).
    */
   readonly faults?: FaultOptions;
+  /**
+   * How webhooks' `clientConfig.service` reach the webhook server (`https://host:port`);
+   * default: the Service's Endpoints (e.g. a selector-less Service with endpoints at
+   * 127.0.0.1, for a manager running on this machine).
+   */
+  readonly resolveService?: ServiceResolver;
+  /** How long a conversion webhook may take, in ms (default 30,000, kube-apiserver's). */
+  readonly conversionTimeoutMs?: number;
 }
 
 /** A running API server. */
@@ -124,6 +141,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const registry = new ResourceRegistry();
   await loadBuiltinSchemas(registry.all());
   const yamlParser = createYamlParser();
+  const caller = createWebhookCaller(storage, { resolveService: options.resolveService });
   const ctx: ServerContext = {
     registry,
     yamlParser,
@@ -131,6 +149,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
     ...controllers,
+    webhooks: {
+      caller,
+      converter: createObjectConverter(caller, { timeoutMs: options.conversionTimeoutMs }),
+    },
   };
   installCrdController(ctx);
   if (data) restoreCrds(ctx);
@@ -154,12 +176,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     : options.dataDir !== undefined
     ? await loadOrCreateCertificates(options.dataDir, { hosts })
     : await generateCertificates({ hosts });
+  const token = options.token ??
+    (!tls
+      ? undefined
+      : options.dataDir !== undefined
+      ? await loadOrCreateAdminToken(options.dataDir)
+      : generateAdminToken());
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
-  const handler = faults.wrap(createRouter(ctx, {
+  const handler = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
@@ -174,13 +202,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
-    token: options.token,
+    token,
     subresources: running.subresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
-  }));
+  })));
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -195,6 +223,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   } catch (e) {
     faults.close();
     yamlParser.close();
+    caller.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
@@ -206,7 +235,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     kubeconfig: kubeconfigFor({
       server: url,
       namespace: "default",
-      token: options.token,
+      token,
       caData: tls?.caCert,
     }),
     caCert: tls?.caCert,
@@ -224,6 +253,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       for (const close of [...active]) close();
       yamlParser.close();
       await server.shutdown();
+      caller.close();
       data?.close();
     },
   };
