@@ -183,7 +183,9 @@ function restore(
           (snapBytes ? ` beside snapshot ${paths.snapshot} (log record ${state.seq})` : "") +
           `, so writes acknowledged after ${
             snapBytes ? "the snapshot" : "the directory was created"
-          } may be lost. To start from the snapshot anyway: ${repairCommand(dir, "snapshot")}`,
+          } may be lost. To start from ${snapBytes ? "the snapshot" : "nothing"} anyway: ${
+            repairCommand(dir, "snapshot")
+          }`,
       );
     }
     createWalFile(paths.wal, dir, 0);
@@ -291,6 +293,8 @@ function restoreV2(
     state.apply(rec);
     state.seq = rec.seq;
   }
+  // A repair that dropped records keeps the next resourceVersion above what they handed out.
+  if (typeof header.rvFloor === "number") state.rv = Math.max(state.rv, header.rvFloor);
   const wal = openWal(path);
   if (d.torn) {
     options.logger?.warn("dropped a torn last record of the write-ahead log", {

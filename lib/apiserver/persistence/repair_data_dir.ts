@@ -17,6 +17,17 @@ import {
 import { decodeSnapshot } from "./snapshot_codec.ts";
 import { createWalFile, FILE_MODE } from "./wal_file.ts";
 
+/** How far past the highest resourceVersion found the counter resumes after a repair. */
+export const RV_MARGIN = 1000;
+
+/** The highest `"rv":N` in the bytes of a log (its records, damaged or not). */
+function highestRv(bytes: Uint8Array): number {
+  let max = 0;
+  const text = new TextDecoder().decode(bytes);
+  for (const m of text.matchAll(/"rv":(\d{1,15})/g)) max = Math.max(max, Number(m[1]));
+  return max;
+}
+
 /**
  * What to drop: the log from a byte offset on (the records before it are kept), or the
  * whole log (start from the snapshot alone, or from nothing if there is none).
@@ -46,7 +57,9 @@ export function parseRepairAction(value: string): RepairAction | undefined {
 /**
  * Repairs a data directory as the refusal message of {@link openDataDir} proposed: copies
  * `wal.log` to `wal.log.damaged-<time>`, then rewrites the log keeping only the intact
- * records before the offset (or none, for `snapshot`). Returns what it did, to print.
+ * records before the offset (or none, for `snapshot`). The resourceVersion counter resumes
+ * 1,000 past the highest one the old files mention, so a version clients saw from a dropped
+ * write is never handed out again. Returns what it did, to print.
  *
  * Like `etcdctl snapshot restore` or PostgreSQL's `pg_resetwal`: the writes dropped here
  * are lost for good; it is the operator's call, never automatic.
@@ -73,16 +86,26 @@ export function repairDataDir(
     let base = 0;
     let kept: Uint8Array[] = [];
     let records = 0;
+    /** The highest resourceVersion the snapshot or the old log mentions. */
+    let seenRv = 0;
+    let walBytes: Uint8Array | undefined;
+    try {
+      walBytes = Deno.readFileSync(paths.wal);
+      seenRv = highestRv(walBytes);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
     if (action.type === "snapshot") {
       try {
         const s = decodeSnapshot(Deno.readFileSync(paths.snapshot));
         if (E.isLeft(s)) return bad(`snapshot ${paths.snapshot}: ${s.left}`);
         base = s.right.seq;
+        seenRv = Math.max(seenRv, s.right.rv);
       } catch (e) {
         if (!(e instanceof Deno.errors.NotFound)) throw e;
       }
     } else {
-      const bytes = Deno.readFileSync(paths.wal);
+      const bytes = walBytes ?? new Uint8Array();
       const prefix = new Uint8Array(action.offset + 1);
       prefix.set(bytes.subarray(0, action.offset));
       const d = decodeWal(prefix);
@@ -107,7 +130,9 @@ export function repairDataDir(
       if (!(e instanceof Deno.errors.NotFound)) throw e;
       copy = "";
     }
-    createWalFile(paths.wal, dir, base, kept);
+    // The dropped records may have handed out resourceVersions (even ones damaged past
+    // reading): the next one starts well above anything the old files mention.
+    createWalFile(paths.wal, dir, base, kept, seenRv + RV_MARGIN);
     lock.truncateSync(0);
     lock.writeSync(new TextEncoder().encode(INITIALIZED));
     lock.syncSync();

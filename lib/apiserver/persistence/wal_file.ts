@@ -42,8 +42,10 @@ export function walSizeFor(needed: number, current = 0): number {
 
 /**
  * Replaces `path` atomically by a new log: its header record (`base`: the log record the
- * snapshot beside it ends with), then `records` (already framed), then zeros up to a whole
- * number of segments; written to a temporary file, synced, renamed, the directory synced.
+ * snapshot beside it ends with; `rvFloor`: resourceVersions up to it may have been handed
+ * out, after a repair dropped records), then `records` (already framed), then zeros up to a
+ * whole number of segments; written to a temporary file, synced, renamed, the directory
+ * synced.
  *
  * @example
  * ```ts
@@ -58,9 +60,10 @@ export function createWalFile(
   dir: string,
   base: number,
   records: readonly Uint8Array[] = [],
+  rvFloor?: number,
 ): void {
   const tmp = `${path}.tmp`;
-  const header = walFrame({ format: WAL_FORMAT, base });
+  const header = walFrame({ format: WAL_FORMAT, base, ...(rvFloor ? { rvFloor } : {}) });
   let used = header.length;
   {
     using f = Deno.openSync(tmp, { write: true, create: true, truncate: true, mode: FILE_MODE });
