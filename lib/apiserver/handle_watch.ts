@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { metadataRequest, partialObjectMetadata } from "./partial_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { failure, type Status } from "../core/status.ts";
 import { fail, negotiate, objectJson, parseBool } from "./http_util.ts";
@@ -76,7 +77,10 @@ export function handleWatch(
     const fs = q.get("fieldSelector");
     q.set("fieldSelector", `metadata.name=${name}${fs ? `,${fs}` : ""}`);
   }
-  const table = negotiate(req.headers.get("accept")) === "table";
+  const rep = negotiate(req.headers.get("accept"));
+  const table = rep === "table";
+  // Each event's object as PartialObjectMetadata, whichever of the two forms was asked for.
+  const asMetadata = rep === "metadata" ? metadataRequest(req.headers.get("accept")) : undefined;
   const include = parseIncludeObject(q.get("includeObject"));
   const filter = buildFilter(info, q);
   const { initial } = validate(q);
@@ -123,6 +127,7 @@ export function handleWatch(
   const render = (type: EventType, obj: KubeObject, rv?: number) => {
     let v = view(obj);
     if (rv !== undefined) v = { ...v, metadata: { ...v.metadata, resourceVersion: String(rv) } };
+    if (asMetadata) return line(type, partialObjectMetadata(v, asMetadata.apiVersion));
     if (!table) return line(type, v);
     const withColumns = !sentColumns;
     sentColumns = true;
@@ -130,7 +135,7 @@ export function handleWatch(
     return line(type, t);
   };
   const lineOfEvent = (e: StoredEvent, type: EventType, obj: KubeObject) => {
-    if (table || obj.apiVersion !== gv) return render(type, obj);
+    if (table || asMetadata || obj.apiVersion !== gv) return render(type, obj);
     let bytes = lineCache.get(e);
     if (!bytes) {
       e.json ??= objectJson(e.object);
@@ -177,7 +182,12 @@ export function handleWatch(
   const bookmarkLine = (annotate: boolean, rv = ctx.storage.rv) => {
     const meta: Record<string, unknown> = { resourceVersion: String(rv) };
     if (annotate) meta.annotations = { "k8s.io/initial-events-end": "true" };
-    return line("BOOKMARK", { kind: info.kind, apiVersion: gv, metadata: meta });
+    return line(
+      "BOOKMARK",
+      asMetadata
+        ? { kind: "PartialObjectMetadata", apiVersion: asMetadata.apiVersion, metadata: meta }
+        : { kind: info.kind, apiVersion: gv, metadata: meta },
+    );
   };
   const bookmark = () => inOrder([], () => push(bookmarkLine(false)));
 
