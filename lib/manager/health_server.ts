@@ -11,7 +11,7 @@ export interface HealthServer {
 }
 
 /**
- * Serves the health endpoints on 127.0.0.1.
+ * Serves the health endpoints on `hostname` (default 127.0.0.1).
  *
  * @example
  * ```ts
@@ -24,11 +24,12 @@ export interface HealthServer {
 export async function serveHealth(
   port: number,
   probes: { ready: () => boolean; metrics: () => string },
+  hostname = "127.0.0.1",
 ): Promise<HealthServer> {
   const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
   const server = Deno.serve({
     port,
-    hostname: "127.0.0.1",
+    hostname,
     onListen: (a) => resolve(a as Deno.NetAddr),
   }, (req) => {
     switch (new URL(req.url).pathname) {

@@ -36,6 +36,8 @@ export interface ManagerOptions {
   readonly logger?: Logger;
   /** Serve `/healthz`, `/readyz`, `/metrics` on this port (0: any free port; default: none). */
   readonly healthPort?: number;
+  /** Address the health server binds (default `127.0.0.1`; a pod's IP or `0.0.0.0` in a pod). */
+  readonly healthHostname?: string;
   /** Stop gracefully on SIGINT/SIGTERM (default false). */
   readonly handleSignals?: boolean;
   /** Clock (epoch ms). */
@@ -249,7 +251,11 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     ));
   const health: HealthServer | undefined = options.healthPort === undefined
     ? undefined
-    : await serveHealth(options.healthPort, { ready: () => synced, metrics: metricsText });
+    : await serveHealth(options.healthPort, {
+      // A standby replica (leader election, not leading) is ready to take over.
+      ready: () => synced || (election !== undefined && !leading && !stopping),
+      metrics: metricsText,
+    }, options.healthHostname);
 
   let stopping: Promise<void> | undefined;
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
