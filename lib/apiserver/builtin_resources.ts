@@ -105,7 +105,10 @@ const specs: Spec[] = [
     categories: ["all"],
     status: true,
     returnDeleted: true,
-    extra: [{ name: "binding", kind: "Binding", verbs: ["create"] }],
+    extra: [
+      { name: "binding", kind: "Binding", verbs: ["create"] },
+      { name: "log", kind: "Pod", verbs: ["get"] },
+    ],
     fields: podFieldSelectors,
     columns: podColumns,
     wide: podWideColumns,

@@ -43,6 +43,8 @@ export interface RouterOptions {
   readonly count: (verb: string, resource: string) => void;
   /** POST handlers of extra subresources, keyed `plural/subresource`. */
   readonly subresources?: Map<string, SubresourceHandler>;
+  /** GET handlers of extra subresources (`pods/log`), keyed `plural/subresource`. */
+  readonly readSubresources?: Map<string, SubresourceHandler>;
   /** Bearer token every request must carry (401 otherwise); undefined: no check. */
   readonly token?: string;
 }
@@ -111,6 +113,12 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
     if (!known) return notFound();
+    const reader = opts.readSubresources?.get(`${info.plural}/${subresource}`);
+    if (reader) {
+      if (req.method !== "GET") return methodNotAllowed();
+      opts.count(`get/${subresource}`, info.plural);
+      return await reader(req, namespace, name);
+    }
     const extra = opts.subresources?.get(`${info.plural}/${subresource}`);
     if (extra) {
       if (req.method !== "POST") return methodNotAllowed();

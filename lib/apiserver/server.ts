@@ -98,6 +98,11 @@ export interface ApiServer {
  * ```
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  if (options.simulation && options.simulation.runImages && !options.tls) {
+    throw new Error(
+      "Cannot run images as processes without tls: in-cluster clients speak HTTPS (set tls: true)",
+    );
+  }
   const opened = options.dataDir === undefined ? undefined : openDataDir(options.dataDir, {
     logger: options.logger,
     compactAfterBytes: options.compactAfterBytes,
@@ -126,7 +131,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const ns: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name } };
     createObject(ctx, nsInfo, undefined, ns);
   }
-  const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   let closing = false;
@@ -142,6 +146,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     : await generateCertificates({ hosts });
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
+  let boundPort = "0";
+  const running = controllers.start(ctx, {
+    host: () => ({
+      host: hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname,
+      port: boundPort,
+    }),
+    ...(tls ? { caCert: tls.caCert } : {}),
+    token: () => options.token,
+  });
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
@@ -158,6 +171,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     token: options.token,
     subresources: running.subresources,
+    readSubresources: running.readSubresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
@@ -176,11 +190,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     server = serve();
   } catch (e) {
     faults.close();
+    await running.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
   const addr = await listening;
   address = `${addr.hostname}:${addr.port}`;
+  boundPort = String(addr.port);
   const url = `${tls ? "https" : "http"}://${address}`;
   return {
     url,
@@ -201,7 +217,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     close: async () => {
       closing = true;
       faults.close();
-      running.close();
+      await running.close();
       for (const close of [...active]) close();
       await server.shutdown();
       data?.close();
