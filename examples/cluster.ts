@@ -35,7 +35,7 @@ const cluster = await startCluster({
   dataDir: args.dataDir,
   token: args.token,
   tls: args.tls,
-  simulation: { nodes: args.nodes ?? 3 },
+  simulation: { nodes: args.nodes ?? 3, ...(args.runImages ? { runImages: args.runImages } : {}) },
   ...(clock ? { clock } : {}),
 });
 const connected = await connect({ kubeconfigYaml: cluster.kubeconfig });
