@@ -30,7 +30,7 @@ async function deno(args: string[], cwd: string): Promise<{ code: number; stderr
  * ```
  */
 export function compileArgs(output: string): string[] {
-  return ["compile", ...MANAGER_PERMISSIONS, "--output", output, "main.ts"];
+  return ["compile", "--allow-import", ...MANAGER_PERMISSIONS, "--output", output, "main.ts"];
 }
 
 /** The first line of a bundled manager: run it with `deno` and the manager's permissions. */
@@ -65,7 +65,7 @@ DENORT_BIN at a denort binary, or use --bundle.
     if (values.bundle) {
       const js = `${output}.bundle.js`;
       const r = await deno(
-        ["bundle", "--quiet", "--platform=deno", "--output", js, "main.ts"],
+        ["bundle", "--quiet", "--allow-import", "--platform=deno", "--output", js, "main.ts"],
         dir,
       );
       if (r.code !== 0) throw new Error(`Cannot build ${output}: deno bundle failed\n${r.stderr}`);
