@@ -60,14 +60,38 @@ Deno.test({
     let kubectl: Awaited<ReturnType<typeof createKubectl>> | undefined;
     const started = performance.now();
     try {
-      await t.step("init (the CLI run from its URL) and create api", async () => {
-        await ok([deno, "run", "-A", cli, "init", dir, "--domain", "example.com"], work);
-        const denoJson = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
-        assert.equal(
-          denoJson.imports.kubefold,
-          `${repo.url}mod.ts`,
-          "kubefold pinned to the CLI's URL",
-        );
+      await t.step(
+        "init (the CLI run from its URL): deno task test and deno task run pass untouched",
+        async () => {
+          await ok([deno, "run", "-A", cli, "init", dir, "--domain", "example.com"], work);
+          const denoJson = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
+          assert.equal(
+            denoJson.imports.kubefold,
+            `${repo.url}mod.ts`,
+            "kubefold pinned to the CLI's URL",
+          );
+          assert.match(await ok([deno, "task", "test"], dir), /ok \| 1 passed \| 0 failed/);
+          const run = new Deno.Command(deno, {
+            args: ["task", "run"],
+            cwd: dir,
+            stdout: "null",
+            stderr: "piped",
+          }).spawn();
+          const lines = run.stderr.pipeThrough(new TextDecoderStream()).getReader();
+          let seen = "";
+          while (!seen.includes('"msg":"informers synced"')) {
+            const { value, done } = await lines.read();
+            if (done) break;
+            seen += value;
+          }
+          assert.match(seen, /"msg":"embedded cluster started"/);
+          run.kill("SIGTERM");
+          while (!(await lines.read()).done) { /* drain */ }
+          assert.equal((await run.status).code, 0, seen);
+        },
+      );
+
+      await t.step("create api", async () => {
         await ok([
           deno,
           "task",
