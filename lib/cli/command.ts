@@ -6,7 +6,9 @@
 
 /** Where a command writes and which directory it works in. */
 export interface CliIo {
+  /** Writes a line of output. */
   readonly out: (line: string) => void;
+  /** Writes a line of diagnostics. */
   readonly err: (line: string) => void;
   /** The working directory (default `Deno.cwd()`). */
   readonly cwd: string;

@@ -15,7 +15,9 @@ export type ClusterSource =
 
 /** A `host:port` to bind (`host` empty: every address). */
 export interface BindAddress {
+  /** Address to bind (`0.0.0.0` for every IPv4 address). */
   readonly hostname: string;
+  /** Port (0: any free one). */
   readonly port: number;
 }
 

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { serveRepository } from "../_serve_repository.ts";
 import { startCluster } from "../../lib/apiserver/mod.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
+import { rbacServed } from "../_rbac_served.ts";
 
 const decoder = new TextDecoder();
 
@@ -49,6 +50,7 @@ const NS = "hello-operator-system";
 Deno.test({
   name:
     "kubefold workflow: init -> create api -> test -> manifests -> build -> deploy to the embedded cluster (2 replicas in-cluster style, one leader, HelloWorld reconciled, kubectl logs, failover) -> undeploy + uninstall",
+  ignore: !rbacServed, // deploy applies Roles: needs the server's RBAC group
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async (t) => {
