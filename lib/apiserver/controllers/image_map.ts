@@ -18,8 +18,8 @@ export interface ImageMapping {
  * @example
  * ```ts
  * import { parseImageMap } from "./image_map.ts";
- * parseImageMap("example.com/hello:*=./bin/hello", "/work");
- * // right([{ pattern: "example.com/hello:*", executable: "/work/bin/hello" }])
+ * parseImageMap("example.com/hello:*=./bin/hello", "/srv");
+ * // right([{ pattern: "example.com/hello:*", executable: "/srv/bin/hello" }])
  * ```
  */
 export function parseImageMap(text: string, cwd: string): Either<string, ImageMapping[]> {
