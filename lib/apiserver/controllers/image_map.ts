@@ -18,8 +18,8 @@ export interface ImageMapping {
  * @example
  * ```ts
  * import { parseImageMap } from "./image_map.ts";
- * parseImageMap("example.com/hello:*=./bin/hello", "/srv");
- * // right([{ pattern: "example.com/hello:*", executable: "/srv/bin/hello" }])
+ * parseImageMap("example.com/hello:*=./bin/hello", "/opt");
+ * // right([{ pattern: "example.com/hello:*", executable: "/opt/bin/hello" }])
  * ```
  */
 export function parseImageMap(text: string, cwd: string): Either<string, ImageMapping[]> {

@@ -8,16 +8,16 @@ import { ContainerLog, readLog } from "../../../lib/apiserver/controllers/contai
 import { processPodPhase } from "../../../lib/apiserver/controllers/process_pod_status.ts";
 
 Deno.test("parseImageMap() / executableFor(): patterns with *, relative paths from cwd, first match wins, malformed entries named", () => {
-  const m = parseImageMap("example.com/op:*=./bin/op, nginx=/usr/bin/nginx", "/srv/project");
+  const m = parseImageMap("example.com/op:*=./bin/op, nginx=/usr/bin/nginx", "/opt/project");
   assert.deepEqual(m, {
     _tag: "Right",
     right: [
-      { pattern: "example.com/op:*", executable: "/srv/project/bin/op" },
+      { pattern: "example.com/op:*", executable: "/opt/project/bin/op" },
       { pattern: "nginx", executable: "/usr/bin/nginx" },
     ],
   });
   if (m._tag !== "Right") return;
-  assert.equal(executableFor(m.right, "example.com/op:0.1.0"), "/srv/project/bin/op");
+  assert.equal(executableFor(m.right, "example.com/op:0.1.0"), "/opt/project/bin/op");
   assert.equal(executableFor(m.right, "example.com/opx:1"), undefined);
   assert.equal(executableFor(m.right, "nginx:1.27"), undefined);
   assert.deepEqual(parseImageMap("nope", "/"), {
