@@ -70,7 +70,8 @@ async function connectTo(
           nodes: cluster.nodes,
           ...(cluster.runImages ? { runImages: cluster.runImages } : {}),
         },
-        ...(cluster.runImages ? { tls: true } : {}),
+        // Pods that really run connect in-cluster style: HTTPS, with a token kubectl uses too.
+        ...(cluster.runImages ? { tls: true, token: crypto.randomUUID() } : {}),
       });
       const c = await connect({ kubeconfigYaml: embedded.kubeconfig });
       if (E.isLeft(c)) throw new Error(c.left.message);
