@@ -21,7 +21,12 @@
  */
 
 // The API server.
-export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
+export {
+  type ApiServer,
+  type ApiServerOptions,
+  type ForbiddenRequest,
+  startApiServer,
+} from "./server.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
 export {
   type FaultControl,

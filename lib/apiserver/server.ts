@@ -59,6 +59,16 @@ export interface ApiServerOptions {
   readonly faults?: FaultOptions;
 }
 
+/** A request the server answered with 403 Forbidden. */
+export interface ForbiddenRequest {
+  readonly method: string;
+  /** Path and query, e.g. `/api/v1/pods?watch=true`. */
+  readonly path: string;
+  readonly userAgent: string;
+  /** The Status message, e.g. `pods is forbidden: User "..." cannot list resource ...`. */
+  readonly message: string;
+}
+
 /** A running API server. */
 export interface ApiServer {
   /** Base URL, e.g. `http://127.0.0.1:43121`. */
@@ -69,6 +79,11 @@ export interface ApiServer {
   readonly caCert?: string;
   /** Requests served so far by `verb resource` (e.g. `list pods`). */
   readonly requestCounts: () => Record<string, number>;
+  /**
+   * Every request answered 403 Forbidden so far (method, path with query, User-Agent, the
+   * Status message), oldest first: what an operator's RBAC did not allow.
+   */
+  readonly forbidden: () => readonly ForbiddenRequest[];
   /** Direct access for tests and in-process tooling. */
   readonly context: ServerContext;
   /** Forgets all watch history: watches resuming from older revisions get 410 Gone. */
@@ -158,7 +173,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
-  const handler = faults.wrap(createRouter(ctx, {
+  const forbidden: ForbiddenRequest[] = [];
+  const routed = faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
@@ -177,6 +193,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       counts[k] = (counts[k] ?? 0) + 1;
     },
   }));
+  const handler = async (req: Request): Promise<Response> => {
+    const res = await routed(req);
+    if (res.status !== 403) return res;
+    const url = new URL(req.url);
+    const message = await res.clone().json().then((s) => String(s?.message ?? ""), () => "");
+    forbidden.push({
+      method: req.method,
+      path: url.pathname + url.search,
+      userAgent: req.headers.get("user-agent") ?? "",
+      message,
+    });
+    return res;
+  };
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -208,6 +237,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     }),
     caCert: tls?.caCert,
     requestCounts: () => ({ ...counts }),
+    forbidden: () => [...forbidden],
     context: ctx,
     compactHistory: () => storage.hub.compact(storage.rv),
     faults,
