@@ -9,3 +9,9 @@ import { ResourceRegistry } from "../lib/apiserver/registry.ts";
 /** True once the server serves RBAC objects. */
 export const rbacServed: boolean =
   new ResourceRegistry().lookup("rbac.authorization.k8s.io", "v1", "roles") !== undefined;
+
+/**
+ * True once the server enforces RBAC (a ServiceAccount token is only allowed what its roles
+ * grant): the workflow test then removes each generated rule in turn and expects a 403.
+ */
+export const rbacEnforced: boolean = false;
