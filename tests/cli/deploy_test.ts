@@ -309,9 +309,29 @@ Deno.test({
         },
       });
 
-      await t.step("undeploy + uninstall leave nothing behind", async () => {
+      await t.step("kubefold undeploy + uninstall leave nothing behind", async () => {
         await ok([deno, "task", "kubefold", "undeploy", "--kubeconfig", kubeconfig], dir);
         await ok([deno, "task", "kubefold", "uninstall", "--kubeconfig", kubeconfig], dir);
+        await check();
+      });
+
+      await t.step(
+        "kubectl apply -k config/default deploys the same operator; kubectl delete -k removes it",
+        async () => {
+          const kubectlK = (verb: string) =>
+            ok(["kubectl", "--kubeconfig", kubeconfig, verb, "-k", "config/default"], dir);
+          await kubectlK("apply");
+          await until(
+            "2 manager pods Ready",
+            async () => (await managerPods()).filter(ready).length === 2 || undefined,
+          );
+          await until("a lease holder", holder);
+          await kubectlK("delete");
+          await check();
+        },
+      );
+
+      async function check() {
         const gone = async (...args: string[]) =>
           (await sh(["kubectl", "--kubeconfig", kubeconfig, "get", ...args], dir)).code !== 0;
         assert.ok(await gone("namespace", NS));
@@ -322,7 +342,7 @@ Deno.test({
           "the sample's pods are collected",
           async () => (await json("get", "pods", "-A")).items.length === 0 || undefined,
         );
-      });
+      }
     } finally {
       await kubectl?.dispose();
       await cluster?.close();
