@@ -168,7 +168,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       port: boundPort,
     }),
     ...(tls ? { caCert: tls.caCert } : {}),
-    token: () => options.token,
+    token: () => Promise.resolve(options.token),
   });
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),

@@ -32,8 +32,8 @@ export interface InClusterEndpoint {
   readonly host: () => { readonly host: string; readonly port: string };
   /** PEM of the server's CA (`ca.crt`). */
   readonly caCert?: string;
-  /** The token of a pod's service account (its `token` file). */
-  readonly token: (pod: KubeObject) => string | undefined;
+  /** A token of the pod's service account, bound to the pod (its `token` file). */
+  readonly token: (pod: KubeObject) => Promise<string | undefined>;
 }
 
 /** What the process kubelet needs. */
@@ -154,7 +154,8 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
     const dir = `${runDir}/${run.pod.metadata?.namespace}_${run.pod.metadata?.name}_${run.uid}`;
     const sa = `${dir}/serviceaccount`;
     await Deno.mkdir(sa, { recursive: true, mode: 0o700 });
-    await Deno.writeTextFile(`${sa}/token`, options.endpoint.token(run.pod) ?? "", { mode: 0o600 });
+    const token = await options.endpoint.token(run.pod);
+    await Deno.writeTextFile(`${sa}/token`, token ?? "", { mode: 0o600 });
     await Deno.writeTextFile(`${sa}/ca.crt`, options.endpoint.caCert ?? "");
     await Deno.writeTextFile(`${sa}/namespace`, run.pod.metadata?.namespace ?? "default");
     return sa;
