@@ -249,17 +249,26 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
         };
       }),
     ));
-  const health: HealthServer | undefined = options.healthPort === undefined
+  let stopping: Promise<void> | undefined;
+  let health: HealthServer | undefined;
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const onSignal = () => void stop();
+  // Before the first await: a signal once the controllers run stops them gracefully.
+  if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
+  health = options.healthPort === undefined
     ? undefined
     : await serveHealth(options.healthPort, {
       // A standby replica (leader election, not leading) is ready to take over.
       ready: () => synced || (election !== undefined && !leading && !stopping),
       metrics: metricsText,
     }, options.healthHostname);
+  if (stopping) {
+    // Stopped while the health server started: close it here (stop() saw none).
+    const started = health;
+    health = undefined;
+    await started?.close();
+  }
 
-  let stopping: Promise<void> | undefined;
-  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  const onSignal = () => void stop();
   function stop(reason?: Error): Promise<void> {
     stopping ??= (async () => {
       log.info("stopping: finishing in-flight reconciles");
@@ -282,7 +291,6 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     })();
     return stopping;
   }
-  if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
   return {
     ready,
     healthUrl: health?.url,
