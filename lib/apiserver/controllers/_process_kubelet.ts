@@ -14,13 +14,20 @@ import type { EventNote } from "./record_event.ts";
 import { KeyedTimers } from "./_keyed_timers.ts";
 import { executableFor, type ImageMapping } from "./image_map.ts";
 import { containerCommand } from "./container_command.ts";
-import { ContainerLog, pipeLines } from "./container_logs.ts";
+import type { ContainerLog } from "./container_logs.ts";
+import { inheritedEnv, podSandboxes, type StartedProcess, startProcess } from "./_pod_sandbox.ts";
 import {
   type ContainerRunState,
   type ContainerState,
   processPodStatus,
 } from "./process_pod_status.ts";
-import { probeOnce, type ProbeSpec, probeSpecOf } from "./http_probe.ts";
+import {
+  probeOnce,
+  type ProbeSpec,
+  probeSpecOf,
+  type ProbeState,
+  probeStep,
+} from "./http_probe.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
@@ -53,10 +60,7 @@ interface Instance {
   readonly process: Deno.ChildProcess;
   readonly log: ContainerLog;
   readonly startedAtMs: number;
-  ready: boolean;
-  readyRun: number;
-  liveFailures: number;
-  readyFailures: number;
+  probes: ProbeState;
 }
 
 interface Container {
@@ -106,17 +110,8 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
   const timers = new KeyedTimers(options.scheduler);
   const exits = new Set<Promise<unknown>>();
   const backoffMs = options.backoffMs ?? 1_000;
-  let runDir: string | undefined;
-  const baseEnv = (() => {
-    const keep: Record<string, string> = {};
-    for (const k of ["PATH", "HOME", "DENO_DIR", "TMPDIR", "NO_COLOR"]) {
-      try {
-        const v = Deno.env.get(k);
-        if (v !== undefined) keep[k] = v;
-      } catch { /* no env permission: nothing to pass on */ }
-    }
-    return keep;
-  })();
+  const sandboxes = podSandboxes();
+  const baseEnv = inheritedEnv();
 
   const write = (run: PodRun) =>
     options.writeStatus(run.pod, (pod) =>
@@ -127,7 +122,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
           image: String(c.spec.image ?? ""),
           restartCount: c.restartCount,
           state: c.state.type === "running" && c.current
-            ? { ...c.state, ready: c.current.ready }
+            ? { ...c.state, ready: c.current.probes.ready }
             : c.state,
           ...(c.last ? { last: c.last } : {}),
         })),
@@ -149,18 +144,6 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
       ...(warn ? { type: "Warning" as const } : {}),
     });
 
-  async function writeFiles(run: PodRun): Promise<string> {
-    runDir ??= await Deno.makeTempDir({ prefix: "kubefold-pods-" });
-    const dir = `${runDir}/${run.pod.metadata?.namespace}_${run.pod.metadata?.name}_${run.uid}`;
-    const sa = `${dir}/serviceaccount`;
-    await Deno.mkdir(sa, { recursive: true, mode: 0o700 });
-    const token = await options.endpoint.token(run.pod);
-    await Deno.writeTextFile(`${sa}/token`, token ?? "", { mode: 0o600 });
-    await Deno.writeTextFile(`${sa}/ca.crt`, options.endpoint.caCert ?? "");
-    await Deno.writeTextFile(`${sa}/namespace`, run.pod.metadata?.namespace ?? "default");
-    return sa;
-  }
-
   function spawn(run: PodRun, c: Container, saDir: string): void {
     const exe = executableFor(options.images, String(c.spec.image ?? ""))!;
     const { host, port } = options.endpoint.host();
@@ -176,45 +159,27 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
         KUBEFOLD_SERVICE_ACCOUNT_DIR: saDir,
       },
     });
-    let process: Deno.ChildProcess;
+    let started: StartedProcess;
     try {
-      process = new Deno.Command(cmd.executable, {
-        args: cmd.args,
-        env: cmd.env,
-        clearEnv: true,
-        cwd: run.dir,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      started = startProcess(cmd, run.dir, options.now);
     } catch (e) {
       c.state = { type: "waiting", reason: "RunContainerError", message: String(e) };
       note(run, c, "Failed", `Error: cannot run ${exe}: ${(e as Error).message}`, true);
       write(run);
       return;
     }
-    const log = new ContainerLog();
+    const { process, log } = started;
     const inst: Instance = {
       process,
       log,
       startedAtMs: options.now(),
-      ready: !c.spec.readinessProbe,
-      readyRun: 0,
-      liveFailures: 0,
-      readyFailures: 0,
+      probes: { ready: !c.spec.readinessProbe, readyRun: 0, readyFailures: 0, liveFailures: 0 },
     };
     if (c.lastLog) c.previousLog = c.lastLog;
     c.current = inst;
     c.lastLog = log;
-    c.state = { type: "running", startedAtMs: inst.startedAtMs, ready: inst.ready };
-    const piped = Promise.all([
-      pipeLines(process.stdout, log, options.now),
-      pipeLines(process.stderr, log, options.now),
-    ]);
-    const done = Promise.all([process.status, piped]).then(([status]) => {
-      log.end();
-      exited(run, c, inst, status);
-    });
+    c.state = { type: "running", startedAtMs: inst.startedAtMs, ready: inst.probes.ready };
+    const done = started.exited.then((status) => exited(run, c, inst, status));
     exits.add(done);
     done.finally(() => exits.delete(done));
     note(run, c, "Started", `Started container ${c.name} (${exe})`);
@@ -244,26 +209,17 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
   ) {
     const result = await probeOnce(spec, run.podIP, c.spec);
     if (c.current !== inst || run.stopping) return;
-    if (kind === "readiness") {
-      const was = inst.ready;
-      if (result.ok) {
-        inst.readyFailures = 0;
-        if (++inst.readyRun >= spec.successThreshold) inst.ready = true;
-      } else {
-        inst.readyRun = 0;
-        if (++inst.readyFailures >= spec.failureThreshold) inst.ready = false;
-        note(run, c, "Unhealthy", `Readiness probe failed: ${result.message}`, true);
-      }
-      if (was !== inst.ready) write(run);
-    } else if (result.ok) {
-      inst.liveFailures = 0;
-    } else {
-      note(run, c, "Unhealthy", `Liveness probe failed: ${result.message}`, true);
-      if (++inst.liveFailures >= spec.failureThreshold) {
-        note(run, c, "Killing", `Container ${c.name} failed liveness probe, will be restarted`);
-        terminate(run, inst, graceOf(run.pod));
-        return;
-      }
+    const was = inst.probes.ready;
+    const step = probeStep(inst.probes, kind, result.ok, spec);
+    inst.probes = step.state;
+    if (!result.ok) {
+      const which = kind === "liveness" ? "Liveness" : "Readiness";
+      note(run, c, "Unhealthy", `${which} probe failed: ${result.message}`, true);
+    }
+    if (was !== inst.probes.ready) write(run);
+    if (step.restart) {
+      note(run, c, "Killing", `Container ${c.name} failed liveness probe, will be restarted`);
+      return terminate(run, inst, graceOf(run.pod));
     }
     schedule(run, c, inst, kind, false);
   }
@@ -358,7 +314,9 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
       };
       pods.set(uid, run);
       write(run);
-      writeFiles(run).then((sa) => {
+      options.endpoint.token(pod).then((token) =>
+        sandboxes.create(pod, token, options.endpoint.caCert)
+      ).then((sa) => {
         (run as { dir: string }).dir = sa.replace(/\/serviceaccount$/, "");
         if (pods.get(uid) !== run || run.stopping) return;
         for (const c of run.containers.values()) spawn(run, c, sa);
@@ -381,7 +339,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
             timers.cancel(`${k}/${uid}/${c.name}`);
           }
         }
-        if (run.dir) void Deno.remove(run.dir, { recursive: true }).catch(() => {});
+        if (run.dir) void sandboxes.remove(`${run.dir}/serviceaccount`);
         then();
       };
       run.stopping = finish;
@@ -409,7 +367,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
       }
       await Promise.allSettled([...exits]);
       pods.clear();
-      if (runDir) await Deno.remove(runDir, { recursive: true }).catch(() => {});
+      await sandboxes.close();
     },
   };
 }

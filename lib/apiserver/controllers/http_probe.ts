@@ -99,3 +99,48 @@ export async function probeOnce(
     return { ok: false, message: `Get "${url}": ${(e as Error).message}` };
   }
 }
+
+/** A container instance's probe counters. */
+export interface ProbeState {
+  readonly ready: boolean;
+  /** Readiness successes in a row. */
+  readonly readyRun: number;
+  /** Readiness failures in a row. */
+  readonly readyFailures: number;
+  /** Liveness failures in a row. */
+  readonly liveFailures: number;
+}
+
+/**
+ * One probe result folded into the counters, as the kubelet's prober does: readiness turns
+ * Ready after `successThreshold` successes and not Ready after `failureThreshold` failures;
+ * liveness asks for a restart after `failureThreshold` failures. Pure.
+ *
+ * @example
+ * ```ts
+ * import { probeSpecOf, probeStep } from "./http_probe.ts";
+ * const spec = probeSpecOf({ livenessProbe: { httpGet: { port: 1 }, failureThreshold: 1 } }, "livenessProbe")!;
+ * probeStep({ ready: true, readyRun: 0, readyFailures: 0, liveFailures: 0 }, "liveness", false, spec).restart;
+ * // true
+ * ```
+ */
+export function probeStep(
+  state: ProbeState,
+  kind: "liveness" | "readiness",
+  ok: boolean,
+  spec: ProbeSpec,
+): { readonly state: ProbeState; readonly restart: boolean } {
+  if (kind === "liveness") {
+    const liveFailures = ok ? 0 : state.liveFailures + 1;
+    return { state: { ...state, liveFailures }, restart: liveFailures >= spec.failureThreshold };
+  }
+  const readyRun = ok ? state.readyRun + 1 : 0;
+  const readyFailures = ok ? 0 : state.readyFailures + 1;
+  const ready = ok
+    ? state.ready || readyRun >= spec.successThreshold
+    : state.ready && readyFailures < spec.failureThreshold;
+  return {
+    state: { ready, readyRun, readyFailures, liveFailures: state.liveFailures },
+    restart: false,
+  };
+}

@@ -6,6 +6,7 @@ import {
 import { executableFor, parseImageMap } from "../../../lib/apiserver/controllers/image_map.ts";
 import { ContainerLog, readLog } from "../../../lib/apiserver/controllers/container_logs.ts";
 import { processPodPhase } from "../../../lib/apiserver/controllers/process_pod_status.ts";
+import { probeSpecOf, probeStep } from "../../../lib/apiserver/controllers/http_probe.ts";
 
 Deno.test("parseImageMap() / executableFor(): patterns with *, relative paths from cwd, first match wins, malformed entries named", () => {
   const m = parseImageMap("example.com/op:*=./bin/op, nginx=/usr/bin/nginx", "/opt/project");
@@ -113,4 +114,25 @@ Deno.test("processPodPhase(): Pending until created, Running while any container
   );
   assert.equal(processPodPhase([c(done(0)), c(done(0))]), "Succeeded");
   assert.equal(processPodPhase([c(done(0)), c(done(2))]), "Failed");
+});
+
+Deno.test("probeStep(): readiness needs successThreshold successes and failureThreshold failures to flip; liveness restarts at failureThreshold", () => {
+  const spec = probeSpecOf({
+    readinessProbe: { httpGet: { port: 1 }, successThreshold: 2, failureThreshold: 2 },
+  }, "readinessProbe")!;
+  let s = { ready: false, readyRun: 0, readyFailures: 0, liveFailures: 0 };
+  const seen: boolean[] = [];
+  for (const ok of [true, true, false, true, false, false, true]) {
+    s = probeStep(s, "readiness", ok, spec).state;
+    seen.push(s.ready);
+  }
+  assert.deepEqual(seen, [false, true, true, true, true, false, false]);
+  const live = probeSpecOf({ livenessProbe: { httpGet: { port: 1 } } }, "livenessProbe")!;
+  const restarts = [false, false, false].map((ok) => {
+    const r = probeStep(s, "liveness", ok, live);
+    s = r.state;
+    return r.restart;
+  });
+  assert.deepEqual(restarts, [false, false, true], "default failureThreshold 3");
+  assert.equal(probeStep(s, "liveness", true, live).state.liveFailures, 0);
 });
