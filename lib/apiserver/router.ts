@@ -18,6 +18,7 @@ import {
 import { openApiV2 } from "./openapi.ts";
 import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
+import { answerUnavailable } from "./unavailable_endpoints.ts";
 import { handleGet, handleList } from "./handle_read.ts";
 import { handleWatch, type WatchSettings } from "./handle_watch.ts";
 import {
@@ -85,7 +86,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       }
     }
     const target = resolveTarget(ctx.registry, path);
-    if (!target) return notFound();
+    if (!target) return answerUnavailable(ctx, req, path) ?? notFound();
     const { info, namespace } = target;
     if (target.type === "collection") {
       switch (req.method) {
@@ -112,7 +113,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "status" && info.hasStatus) ||
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
-    if (!known) return notFound();
+    if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
     const reader = opts.readSubresources?.get(`${info.plural}/${subresource}`);
     if (reader) {
       if (req.method !== "GET") return methodNotAllowed();

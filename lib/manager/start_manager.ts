@@ -248,6 +248,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
           lagSeconds: m.last === undefined ? undefined : (now() - m.last) / 1000,
         };
       }),
+      election ? { name: election.name, isLeader: leading } : undefined,
     ));
   let stopping: Promise<void> | undefined;
   let health: HealthServer | undefined;
@@ -255,13 +256,11 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const onSignal = () => void stop();
   // Before the first await: a signal once the controllers run stops them gracefully.
   if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
-  health = options.healthPort === undefined
-    ? undefined
-    : await serveHealth(options.healthPort, {
-      // A standby replica (leader election, not leading) is ready to take over.
-      ready: () => synced || (election !== undefined && !leading && !stopping),
-      metrics: metricsText,
-    }, options.healthHostname);
+  health = options.healthPort === undefined ? undefined : await serveHealth(options.healthPort, {
+    // A standby replica (leader election, not leading) is ready to take over.
+    ready: () => synced || (election !== undefined && !leading && !stopping),
+    metrics: metricsText,
+  }, options.healthHostname);
   if (stopping) {
     // Stopped while the health server started: close it here (stop() saw none).
     const started = health;

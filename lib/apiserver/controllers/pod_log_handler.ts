@@ -2,7 +2,7 @@
  * `GET /api/v1/namespaces/{ns}/pods/{name}/log`: a container's output, for `kubectl logs`
  * (`container`, `follow`, `previous`, `tailLines`, `sinceSeconds`, `timestamps`,
  * `limitBytes`), served from the processes the embedded kubelet runs. Simulated pods have
- * no output: the answer says so.
+ * no output: a 503 Status says so (`answerUnavailable`).
  *
  * @module
  */
@@ -12,6 +12,7 @@ import type { ServerContext } from "../context.ts";
 import { statusResponse } from "../http_util.ts";
 import { formatLogLine, readLog } from "./container_logs.ts";
 import type { Simulation } from "./simulation.ts";
+import { answerUnavailable } from "../unavailable_endpoints.ts";
 
 const badRequest = (message: string) => statusResponse(failure("BadRequest", message));
 
@@ -60,10 +61,8 @@ export function podLogHandler(ctx: ServerContext, simulation: () => Simulation |
     const sim = simulation();
     const previous = url.searchParams.get("previous") === "true";
     if (!sim?.runsProcesses(uid)) {
-      return Promise.resolve(badRequest(
-        `container "${container}" in pod "${name}" is simulated and writes no logs; map its ` +
-          `image to a local executable (runImages / --run-images) to run it as a process`,
-      ));
+      // A simulated pod: say what is not available, and why.
+      return Promise.resolve(answerUnavailable(ctx, req, url.pathname) ?? badRequest("no logs"));
     }
     const log = sim.containerLog(uid, container, previous);
     if (!log) {

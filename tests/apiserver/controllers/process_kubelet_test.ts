@@ -176,7 +176,10 @@ Deno.test("pods that really run: environment, in-cluster client, readiness, logs
       assert.match((await json(["get", "pod", "sim"])).status.podIP, /^10\.244\./);
       const logs = await kubectl.run(["logs", "sim"]);
       assert.notEqual(logs.code, 0);
-      assert.match(logs.stderr, /is simulated and writes no logs/);
+      assert.match(
+        logs.stderr,
+        /\(ServiceUnavailable\): container logs of pod "default\/sim" are not available: kubefold's simulated kubelet runs no containers/,
+      );
     });
   } finally {
     await kubectl.dispose();
