@@ -11,6 +11,7 @@ import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
 import { containerNameErrors } from "./container_names.ts";
+import { webhookConfigurationHooks } from "./admission/webhook_configuration_hooks.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -298,5 +299,6 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["apps/statefulsets", workloadHooks("StatefulSet")],
     ["apps/daemonsets", workloadHooks("DaemonSet")],
     ...batchHooks(defaultPodSpec),
+    ...webhookConfigurationHooks(),
   ]);
 }

@@ -58,3 +58,16 @@ export {
   parseManagerFlags,
 } from "./manager_flags.ts";
 export { checkManifests, type ManifestsDirOptions, writeManifests } from "./write_manifests.ts";
+export {
+  WEBHOOK_CERT_DIR,
+  WEBHOOK_PORT,
+  webhookManifests,
+  type WebhookObjectNames,
+  webhookObjectNames,
+} from "../manifests/webhook_manifests.ts";
+export {
+  injectCaBundle,
+  type WebhookCertificates,
+  webhookCertificates,
+  withWebhookCertificates,
+} from "../manifests/webhook_certificates.ts";
