@@ -14,4 +14,6 @@ export const rbacServed: boolean =
  * True once the server enforces RBAC (a ServiceAccount token is only allowed what its roles
  * grant): the workflow test then removes each generated rule in turn and expects a 403.
  */
-export const rbacEnforced: boolean = false;
+export const rbacEnforced: boolean = rbacServed &&
+  new ResourceRegistry().lookup("authorization.k8s.io", "v1", "selfsubjectaccessreviews") !==
+    undefined;
