@@ -78,9 +78,11 @@ export interface ApiServerOptions {
 
 /** A request the server answered with 403 Forbidden. */
 export interface ForbiddenRequest {
+  /** HTTP method, e.g. `PATCH`. */
   readonly method: string;
   /** Path and query, e.g. `/api/v1/pods?watch=true`. */
   readonly path: string;
+  /** The client's User-Agent. */
   readonly userAgent: string;
   /** The Status message, e.g. `pods is forbidden: User "..." cannot list resource ...`. */
   readonly message: string;
