@@ -103,7 +103,12 @@ export interface ApiServer {
    * Status message), oldest first: what an operator's RBAC did not allow.
    */
   readonly forbidden: () => readonly ForbiddenRequest[];
-  /** Direct access for tests and in-process tooling. */
+  /**
+   * The server's state (storage, registry, hooks), for kubefold's own tests and in-process
+   * tooling; not a stable API.
+   *
+   * @internal
+   */
   readonly context: ServerContext;
   /** Forgets all watch history: watches resuming from older revisions get 410 Gone. */
   readonly compactHistory: () => void;
