@@ -183,6 +183,18 @@ Deno.test({
         return r.code === 0 && r.stdout ? r.stdout : undefined;
       };
       let leader = "";
+      const check = async () => {
+        const gone = async (...args: string[]) =>
+          (await sh(["kubectl", "--kubeconfig", kubeconfig, "get", ...args], dir)).code !== 0;
+        assert.ok(await gone("namespace", NS));
+        assert.ok(await gone("crd", "helloworlds.myapp.example.com"));
+        assert.ok(await gone("clusterrole", "hello-operator-manager-role"));
+        assert.ok(await gone("clusterrolebinding", "hello-operator-manager-rolebinding"));
+        await until(
+          "the sample's pods are collected",
+          async () => (await json("get", "pods", "-A")).items.length === 0 || undefined,
+        );
+      };
 
       await t.step("deploy: 2 replicas start in-cluster style and exactly one leads", async () => {
         const t0 = performance.now();
@@ -330,19 +342,6 @@ Deno.test({
           await check();
         },
       );
-
-      async function check() {
-        const gone = async (...args: string[]) =>
-          (await sh(["kubectl", "--kubeconfig", kubeconfig, "get", ...args], dir)).code !== 0;
-        assert.ok(await gone("namespace", NS));
-        assert.ok(await gone("crd", "helloworlds.myapp.example.com"));
-        assert.ok(await gone("clusterrole", "hello-operator-manager-role"));
-        assert.ok(await gone("clusterrolebinding", "hello-operator-manager-rolebinding"));
-        await until(
-          "the sample's pods are collected",
-          async () => (await json("get", "pods", "-A")).items.length === 0 || undefined,
-        );
-      }
     } finally {
       await kubectl?.dispose();
       await cluster?.close();

@@ -96,7 +96,6 @@ import {
   type Either,
   hashSuffix,
   isPodReady,
-  type JsonObject,
   objectKey,
   type Op,
   type Plan,
@@ -104,7 +103,7 @@ import {
   podFromTemplate,
   type ReconcileContext,
   type ReconcileError,
-  refOf,
+  statusOp,
   terminal,
   type World,
 } from "kubefold";
@@ -157,7 +156,7 @@ export function reconcile${n.kind}(
     ...(obj.metadata?.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {}),
   };
   if (!deepEqual(status, obj.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }
@@ -173,14 +172,14 @@ export function controllerFile(n: ApiNames): string {
  *
  * @module
  */
-import { controller, worldFromStore } from "kubefold";
+import { controller, kind } from "kubefold";
 import { reconcile${n.kind}, type ${n.kind}World } from "./reconcile.ts";
 import { type ${n.kind}, ${n.upper}_API_VERSION, ${n.upper}_KIND, type Pod } from "./types.ts";
 
 export { ${n.camel}Crd } from "./types.ts";
 
-const pods = { apiVersion: "v1", kind: "Pod" };
-const ${n.camel}s = { apiVersion: ${n.upper}_API_VERSION, kind: ${n.upper}_KIND };
+const pods = kind<Pod>("v1", "Pod");
+const ${n.camel}s = kind<${n.kind}>(${n.upper}_API_VERSION, ${n.upper}_KIND);
 
 /** The ${n.kind} controller. */
 export const ${n.camel}Controller = controller<${n.kind}, ${n.kind}World>({
@@ -191,9 +190,7 @@ export const ${n.camel}Controller = controller<${n.kind}, ${n.kind}World>({
     { resource: pods, ops: ["create", "delete"] },
     { resource: ${n.camel}s, ops: ["status"] },
   ],
-  world: (cache) => ({
-    pods: worldFromStore<Pod>(cache.store(pods) as never, { ownerIndex: "controller" }),
-  }),
+  world: (cache) => ({ pods: cache.world(pods) }),
   reconcile: reconcile${n.kind},
 });
 `;

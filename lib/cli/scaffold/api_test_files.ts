@@ -63,13 +63,14 @@ const pods = { apiVersion: "v1", kind: "Pod" };
 const ${n.camel}s = { apiVersion: "${n.fullGroup}/${n.version}", kind: "${n.kind}" };
 
 Deno.test("the ${n.kind} controller creates, scales and reports its pods (in-memory API, virtual time)", async () => {
-  using api = createTestApi({ crds: [${n.camel}Crd as never] });
+  // Simulated kubelets start pods 10 virtual ms after they are bound: no sleeps, no wall clock.
+  using api = createTestApi({ crds: [${n.camel}Crd], simulation: { nodes: 1, podStartDelayMs: 10 } });
+  const { scheduler } = api.clock;
   const client = api.client();
-  // Status is written with the plan (deferStatus: false): the status batcher's window is not on
-  // the test clock yet.
-  const records = runController({ ...${n.camel}Controller, deferStatus: false }, {
+  const records = runController(${n.camel}Controller, {
     client,
-    informers: createInformers(client, { scheduler: api.clock.scheduler }),
+    informers: createInformers(client, { scheduler }),
+    scheduler,
   }).subscribe();
   try {
     await client.create({
@@ -79,8 +80,8 @@ Deno.test("the ${n.kind} controller creates, scales and reports its pods (in-mem
     });
     await api.clock.advanceUntil(() => api.list(pods).length === 3, { what: "3 pods" });
     await api.clock.advanceUntil(
-      () => api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello")?.status?.replicas === 3,
-      { what: "status.replicas 3" },
+      () => api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello")?.status?.readyReplicas === 3,
+      { what: "status: 3 ready" },
     );
     const hello = api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello")!;
     await client.replace({ ...hello, spec: { ...hello.spec, replicas: 1 } });
