@@ -8,7 +8,9 @@ import { E, type Either } from "../../deps.ts";
 
 /** One image pattern (`*` matches any run of characters) and the executable that stands for it. */
 export interface ImageMapping {
+  /** An image reference pattern, e.g. `example.com/hello-operator:*`. */
   readonly pattern: string;
+  /** Absolute path of the executable that stands for the image's entrypoint. */
   readonly executable: string;
 }
 
