@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { startApiServer } from "../../../lib/apiserver/mod.ts";
 import { createKubectl } from "../_kubectl.ts";
+import { rbacServed } from "../../_rbac_served.ts";
 
 const app = new URL("./_fixtures/pod_app.ts", import.meta.url).pathname;
 
@@ -70,6 +71,21 @@ Deno.test("pods that really run: environment, in-cluster client, readiness, logs
     await t.step(
       "a mapped pod runs as a process: Ready once its readiness probe passes, on its own loopback IP, talking to the server in-cluster style",
       async () => {
+        if (rbacServed) {
+          // The pod runs as the namespace's default ServiceAccount: let it read pods.
+          for (
+            const args of [
+              ["create", "role", "pod-reader", "--verb=get", "--resource=pods"],
+              [
+                "create",
+                "rolebinding",
+                "pod-reader",
+                "--role=pod-reader",
+                "--serviceaccount=default:default",
+              ],
+            ]
+          ) assert.equal((await kubectl.run(args)).code, 0, args.join(" "));
+        }
         assert.equal((await apply(pod("web", []))).code, 0);
         await until("web is Ready", async () => {
           const p = await json(["get", "pod", "web"]);
