@@ -73,18 +73,21 @@ Deno.test("pods that really run: environment, in-cluster client, readiness, logs
       async () => {
         if (rbacServed) {
           // The pod runs as the namespace's default ServiceAccount: let it read pods.
-          for (
-            const args of [
-              ["create", "role", "pod-reader", "--verb=get", "--resource=pods"],
-              [
-                "create",
-                "rolebinding",
-                "pod-reader",
-                "--role=pod-reader",
-                "--serviceaccount=default:default",
-              ],
-            ]
-          ) assert.equal((await kubectl.run(args)).code, 0, args.join(" "));
+          const rbac = "rbac.authorization.k8s.io";
+          const role = {
+            apiVersion: `${rbac}/v1`,
+            kind: "Role",
+            metadata: { name: "pod-reader", namespace: "default" },
+            rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }],
+          };
+          const binding = {
+            apiVersion: `${rbac}/v1`,
+            kind: "RoleBinding",
+            metadata: { name: "pod-reader", namespace: "default" },
+            roleRef: { apiGroup: rbac, kind: "Role", name: "pod-reader" },
+            subjects: [{ kind: "ServiceAccount", name: "default", namespace: "default" }],
+          };
+          for (const obj of [role, binding]) assert.equal((await apply(obj)).code, 0);
         }
         assert.equal((await apply(pod("web", []))).code, 0);
         await until("web is Ready", async () => {
