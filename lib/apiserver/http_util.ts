@@ -4,8 +4,9 @@
  * @module
  */
 import { loadCel, mayHaveCelRules } from "./cel/load_cel.ts";
-import { loadedYaml, loadYaml } from "../core/load_yaml.ts";
+import { loadedYaml } from "../core/load_yaml.ts";
 import { failure, type Status, type StatusReason } from "../core/status.ts";
+import { scanJson } from "./scan_json.ts";
 
 /** Largest accepted request body (kube-apiserver: 3 MiB). */
 export const maxBodyBytes = 3 * 1024 * 1024;
@@ -251,25 +252,27 @@ export function acceptsYaml(req: Request): boolean {
 }
 
 /**
- * Decodes a JSON (or, for YAML media types, YAML) body into a value; 400 naming the problem.
- * A YAML body that is JSON (as every apply patch `kubectl` and the clients send) is read as
- * JSON, which YAML 1.2 contains, so the YAML library loads only for YAML that is not JSON.
+ * Decodes a small JSON (or, for YAML media types, YAML) body into a value, such as delete
+ * options; 400 naming the problem. Write bodies go through `decodeRequestBody`, which also
+ * reports duplicate fields and parses large YAML off the main thread.
  */
 export async function decodeBody(text: string, mediaType: string): Promise<unknown> {
   if (text.trim() === "") fail("BadRequest", "the request body is empty");
-  const yaml = mediaType.includes("yaml");
-  if (yaml && /^\s*[{[]/.test(text)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // Flow-style YAML that is not JSON: the YAML parser below reads it.
+  if (mediaType.includes("yaml")) {
+    if (text.length > 65_536) {
+      fail("RequestEntityTooLarge", "Request entity too large: limit is 65536");
     }
+    // The YAML library loads with the first YAML body, not with the server.
+    const { parseYamlBody } = await import("./parse_yaml_body.ts");
+    const r = parseYamlBody(text);
+    if (!r.ok) fail("BadRequest", `the body of the request is not valid YAML: ${r.error}`);
+    return r.value;
   }
-  const YAML = yaml ? await loadYaml() : undefined;
+  const scan = scanJson(text);
+  if (scan.error) fail("BadRequest", `the body of the request is not valid JSON: ${scan.error}`);
   try {
-    return YAML ? YAML.parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
-    const what = yaml ? "YAML" : "JSON";
-    fail("BadRequest", `the body of the request is not valid ${what}: ${(e as Error).message}`);
+    fail("BadRequest", `the body of the request is not valid JSON: ${(e as Error).message}`);
   }
 }

@@ -149,7 +149,7 @@ export function watch<T extends HasMetadata>(
  * Like controller-runtime's `MaxConcurrentReconciles`, but not 1: a pure reconciler with
  * per-key exclusivity (the workqueue never runs a key twice at once) is safe to run
  * concurrently, and on one JavaScript thread concurrency overlaps the requests' round trips.
- * Chosen from the benchmark's concurrency sweep (scenario 7: 1,000 PodSets x 3 converge in
+ * Chosen from the benchmark's concurrency sweep (scenario 8: 1,000 PodSets x 3 converge in
  * about 0.8x the time of concurrency 1 from 4 keys at once on, with no gain beyond 8): the
  * smallest value within a few percent of the best, so a manager of many controllers does not
  * multiply its requests in flight for nothing. Reported as

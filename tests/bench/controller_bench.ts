@@ -9,9 +9,11 @@
  * 3. convergence throughput: N PodSets x R until every status is ready;
  * 4. memory: manager heap per cached pod, with and without stripManagedFields;
  * 5. five pod-reading controllers share one pod LIST and one WATCH;
- * 6. the peer: the PodSet controller on `@kubernetes/client-node` vs kubefold's defaults, each
+ * 6. 500 watchers that never read vs none (server RSS, write throughput), and the event-loop
+ *    stall of 3 MB hostile bodies (nested YAML and JSON, flat YAML) vs a 3 MB JSON write;
+ * 7. the peer: the PodSet controller on `@kubernetes/client-node` vs kubefold's defaults, each
  *    in its own process, at 200 and 1,000 PodSets (`--rounds=N` repeats, median reported);
- * 7. the concurrency sweep behind the default concurrency (1 to 32 keys at once).
+ * 8. the concurrency sweep behind the default concurrency (1 to 32 keys at once).
  *
  *   deno task bench:e2e                 # full sizes (1,000 PodSets x 3, 100,000 pods)
  *   deno task bench:e2e --quick         # small sizes, for a smoke run
@@ -28,6 +30,7 @@ import { apiEconomyScenario } from "./scenarios/api_economy.ts";
 import { convergenceScenario } from "./scenarios/convergence.ts";
 import { memoryScenario } from "./scenarios/memory.ts";
 import { sharedWatchScenario } from "./scenarios/shared_watch.ts";
+import { slowWatchersScenario } from "./scenarios/slow_watchers.ts";
 import { peerScenario } from "./scenarios/peer.ts";
 import { concurrencyScenario } from "./scenarios/concurrency.ts";
 
@@ -92,8 +95,16 @@ async function main(): Promise<number> {
   await run("3", "convergence throughput", () => convergenceScenario(sizes));
   await run("4", "memory at scale", () => memoryScenario(sizes));
   await run("5", "many controllers, one watch", () => sharedWatchScenario(sizes));
+  await run(
+    "6",
+    "slow watchers and hostile bodies",
+    () =>
+      slowWatchersScenario(
+        quick ? { writes: 4_000, silent: 100 } : { writes: 20_000, silent: 500 },
+      ),
+  );
   const rounds = Number(Deno.args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 1);
-  await run("6", "the peer (client-node) vs kubefold defaults", () =>
+  await run("7", "the peer (client-node) vs kubefold defaults", () =>
     peerScenario({
       sizes: quick ? [200] : [200, 1000],
       replicas: sizes.replicas,
@@ -101,7 +112,7 @@ async function main(): Promise<number> {
       rounds,
       peerWorkers: PEER_WORKERS,
     }));
-  await run("7", "concurrency sweep", () => concurrencyScenario(sizes, rounds, PEER_WORKERS));
+  await run("8", "concurrency sweep", () => concurrencyScenario(sizes, rounds, PEER_WORKERS));
   console.log(table(rows));
   const failed = rows.filter((r) => r.pass === false).length;
   console.log(failed ? `${failed} row(s) FAIL` : "all targets PASS");

@@ -1,5 +1,5 @@
 /**
- * Scenario 6, the peer: the same PodSet controller written on `@kubernetes/client-node` as a
+ * Scenario 7, the peer: the same PodSet controller written on `@kubernetes/client-node` as a
  * TypeScript user writes it (`peer/client_node_podset.ts`: two informers, a Set-deduplicated
  * queue, N workers) against kubefold's PodSet controller on its **default settings**
  * (`peer/kubefold_podset.ts`: `connect()` and `startManager()`, nothing tuned).
@@ -131,7 +131,7 @@ async function runOnce(
 
 const med = (runs: readonly Run[], f: (r: Run) => number) => quantile(runs.map(f), 0.5);
 
-/** Runs scenario 6 and returns its rows. */
+/** Runs scenario 7 and returns its rows. */
 export async function peerScenario(options: PeerOptions): Promise<Row[]> {
   const rows: Row[] = [];
   for (const n of options.sizes) {
@@ -141,7 +141,7 @@ export async function peerScenario(options: PeerOptions): Promise<Row[]> {
       ours.push(await runOnce("kubefold", n, options));
     }
     const scenario =
-      `6 peer (${n}x${options.replicas}, ${options.deletes} deletes, median of ${options.rounds})`;
+      `7 peer (${n}x${options.replicas}, ${options.deletes} deletes, median of ${options.rounds})`;
     const columns: [string, (r: Run) => number, (x: number) => string][] = [
       ["time to all ready", (r) => r.readyMs, (x) => `${x.toFixed(0)} ms`],
       ["controller CPU while converging", (r) => r.cpuS, (x) => `${x.toFixed(2)} s`],
