@@ -8,7 +8,7 @@ import { createAuthProvider } from "./config/create_auth_provider.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { type ApiError, describeObject, type RequestTarget, statusError } from "./api_error.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff_delay.ts";
-import type { RequestBudget, RequestPriority } from "./create_request_budget.ts";
+import { type RequestBudget, requestFlow, type RequestPriority } from "./create_request_budget.ts";
 import { retryAfterDelayMs } from "./adaptive_bucket.ts";
 import { guardBody } from "./_guard_body.ts";
 import type { Logger } from "./logger.ts";
@@ -143,8 +143,11 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
   return async (spec) => {
     const url = `${config.server}${spec.path}${spec.query?.size ? `?${spec.query}` : ""}`;
     let reauthenticated = false;
+    const flow = requestFlow(spec.method, spec.path);
     for (let tries = 0;; tries++) {
-      if (!(await options.budget.acquire(spec.signal, spec.priority))) return E.left(aborted(spec));
+      if (!(await options.budget.acquire(spec.signal, spec.priority, flow))) {
+        return E.left(aborted(spec));
+      }
       const headers = await auth.headers();
       if (E.isLeft(headers)) {
         return E.left({
@@ -179,6 +182,9 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
         });
       }
       const res = got.res;
+      // API Priority and Fairness names the level of every request it handled.
+      const level = res.headers.get("x-kubernetes-pf-prioritylevel-uid") ?? undefined;
+      if (level !== undefined) options.budget.observe(flow, level);
       if (res.ok) return E.right(res);
       let text: string;
       try {
@@ -198,10 +204,14 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
         continue;
       }
       const retryAfterSeconds = error.type === "status" ? error.retryAfterSeconds : undefined;
-      const throttled = res.status === 429 ||
+      // An eviction refused by a PodDisruptionBudget is a 429 too, but an answer, not load.
+      const refusal = error.type === "status" &&
+        error.causes.some((c) => c.reason === "DisruptionBudget");
+      const throttled = (res.status === 429 && !refusal) ||
         (res.status >= 500 && retryAfterSeconds !== undefined);
-      // The answer slows this priority's budget down; its Retry-After delays only this request.
-      if (throttled) options.budget.throttle(spec.priority);
+      // The answer slows the budget share of its priority level down; its Retry-After delays
+      // only this request.
+      if (throttled) options.budget.throttle(spec.priority, flow, level);
       if (throttled && tries < options.maxRetries) {
         const delay = retryAfterDelayMs(
           retryAfterSeconds,

@@ -37,7 +37,10 @@ export interface ClientOptions {
   readonly fetch?: typeof fetch;
   /** The process-wide budget to share; default a new one with `rateLimit`. */
   readonly budget?: RequestBudget;
-  /** QPS and burst of a new budget; default 20 and 30. */
+  /**
+   * A fixed cap for a new budget (a token bucket of `qps` and `burst`); default none: no cap
+   * while the server accepts, backing off when it pushes back (see `createRequestBudget`).
+   */
   readonly rateLimit?: { readonly qps?: number; readonly burst?: number };
   /** Default `kubefold/0.1`; also the default field manager's base. */
   readonly userAgent?: string;
