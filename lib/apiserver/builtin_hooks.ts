@@ -10,6 +10,7 @@ import type { FieldError } from "../core/status.ts";
 import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
+import { groupHooks } from "./group_hooks.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -228,5 +229,6 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["apps/replicasets", workloadHooks("ReplicaSet")],
     ["apps/statefulsets", workloadHooks("StatefulSet")],
     ...batchHooks(defaultPodSpec),
+    ...groupHooks(),
   ]);
 }

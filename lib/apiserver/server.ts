@@ -3,14 +3,13 @@
  *
  * @module
  */
-import type { KubeObject } from "../core/object.ts";
 import { kubeconfigFor } from "../client/config/kubeconfig_for.ts";
 import type { ServerContext } from "./context.ts";
 import { ResourceRegistry } from "./registry.ts";
 import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
-import { createObject } from "./object_write.ts";
+import { createBootstrapObjects } from "./bootstrap.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
@@ -120,12 +119,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   installCrdController(ctx);
   if (data) restoreCrds(ctx);
-  for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
-    const nsInfo = ctx.registry.lookup("", "v1", "namespaces")!;
-    if (storage.get(nsInfo.storageKey, name)) continue; // restored
-    const ns: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name } };
-    createObject(ctx, nsInfo, undefined, ns);
-  }
+  createBootstrapObjects(ctx);
   const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();

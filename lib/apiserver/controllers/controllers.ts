@@ -10,6 +10,7 @@ import type { SubresourceHandler } from "../router.ts";
 import type { KubeObject } from "../../core/object.ts";
 import { installGarbageCollector } from "./garbage_collector.ts";
 import { installNamespaceController } from "./namespace_controller.ts";
+import { installApiServiceRegistration } from "./api_service_registration.ts";
 import { namespaceDeletionBlocked } from "./plan_namespace.ts";
 import { podGracePeriod } from "./pod_grace_period.ts";
 import { bindingHandler } from "./bind_pod.ts";
@@ -71,7 +72,7 @@ export function createControllers(options: ControllerOptions = {}): Controllers 
         : 0,
     deletionBlocked: namespaceDeletionBlocked,
     start(ctx) {
-      const stops = [installNamespaceController(ctx)];
+      const stops = [installNamespaceController(ctx), installApiServiceRegistration(ctx)];
       if (gcEnabled) stops.push(installGarbageCollector(ctx));
       if (options.simulation) {
         simulation = installSimulation(ctx, options.simulation);
