@@ -25,6 +25,12 @@ export interface ApiServerOptions {
   readonly hostname?: string;
   /** Watch events kept per resource for resuming watches; default 10,000. */
   readonly historySize?: number;
+  /**
+   * How long watch events are kept for resuming watches, besides `historySize`; default
+   * 300,000 (5 minutes, kube-apiserver's etcd compaction interval). A watch from an older
+   * resourceVersion gets `410 Gone` and its client relists. `Infinity` keeps them by count only.
+   */
+  readonly historyWindowMs?: number;
   /** Interval of watch bookmarks in ms; default 60,000. */
   readonly bookmarkIntervalMs?: number;
   /** Events buffered for one slow watcher before its stream is closed; default 100,000. */
@@ -105,6 +111,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const data = opened?.right;
   const storage = new ObjectStorage({
     historySize: options.historySize,
+    historyWindowMs: options.historyWindowMs ?? 300_000,
+    now: options.now ?? Date.now,
     initialRv: data?.rv,
     restored: data?.restored,
     journal: data?.journal,

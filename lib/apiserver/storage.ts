@@ -33,6 +33,10 @@ class Table {
 export interface StorageOptions {
   /** Events kept per resource for resuming watches (default 10,000). */
   readonly historySize?: number;
+  /** Events older than this (ms) are forgotten too (default: kept until `historySize`). */
+  readonly historyWindowMs?: number;
+  /** Clock of the history window (epoch ms; default `Date.now`). */
+  readonly now?: () => number;
   /** The first resourceVersion minus one (default 1). */
   readonly initialRv?: number;
   /** Objects to start with (restored from disk; no events, history starts at `initialRv`). */
@@ -50,7 +54,10 @@ export class ObjectStorage {
 
   constructor(options: StorageOptions = {}) {
     this.#rv = options.initialRv ?? 1;
-    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv);
+    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv, {
+      windowMs: options.historyWindowMs ?? Infinity,
+      now: options.now ?? Date.now,
+    });
     this.#journal = options.journal;
     for (const r of options.restored ?? []) {
       this.#table(r.storageKey).items.set(r.key, { object: r.object });

@@ -33,6 +33,8 @@ export type Replay =
 
 class Ring {
   readonly items: (StoredEvent | undefined)[];
+  /** When each item was published (epoch ms), parallel to `items`. */
+  readonly times: number[];
   head = 0;
   size = 0;
   /** rv of the newest event that has been evicted (0: none). */
@@ -40,18 +42,28 @@ class Ring {
 
   constructor(readonly capacity: number, startRv: number) {
     this.items = new Array(capacity);
+    this.times = new Array(capacity);
     this.evictedUpTo = startRv;
   }
 
-  push(e: StoredEvent): void {
-    if (this.size === this.capacity) {
-      this.evictedUpTo = this.items[this.head]!.rv;
-      this.items[this.head] = e;
-      this.head = (this.head + 1) % this.capacity;
-    } else {
-      this.items[(this.head + this.size) % this.capacity] = e;
-      this.size++;
-    }
+  push(e: StoredEvent, at: number): void {
+    if (this.size === this.capacity) this.dropOldest();
+    const i = (this.head + this.size) % this.capacity;
+    this.items[i] = e;
+    this.times[i] = at;
+    this.size++;
+  }
+
+  dropOldest(): void {
+    this.evictedUpTo = this.items[this.head]!.rv;
+    this.items[this.head] = undefined;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
+  }
+
+  /** Evicts the events published before `cutoff` (epoch ms). */
+  expire(cutoff: number): void {
+    while (this.size > 0 && this.times[this.head] < cutoff) this.dropOldest();
   }
 
   since(rv: number): StoredEvent[] {
@@ -68,17 +80,37 @@ class Ring {
   }
 }
 
+/** How long watch history is kept besides the count bound. */
+export interface HistoryWindow {
+  /** Events older than this (ms) are forgotten; `Infinity` keeps them (count bound only). */
+  readonly windowMs: number;
+  /** Clock (epoch ms). */
+  readonly now: () => number;
+}
+
 /** History rings and watcher sets, keyed by storage key. */
 export class WatchHub {
   #rings = new Map<string, Ring>();
   #sinks = new Map<string, Set<EventSink>>();
   #allSinks = new Set<EventSink>();
+  readonly #window: HistoryWindow;
 
   /**
    * @param capacity events kept per resource for resuming watches
    * @param startRv history before this rv is unknown (the server's start)
+   * @param window events are also forgotten after `windowMs` (default: never)
    */
-  constructor(readonly capacity: number, private startRv: number) {}
+  constructor(
+    readonly capacity: number,
+    private startRv: number,
+    window: HistoryWindow = { windowMs: Infinity, now: Date.now },
+  ) {
+    this.#window = window;
+  }
+
+  #expire(ring: Ring, now: number): void {
+    if (Number.isFinite(this.#window.windowMs)) ring.expire(now - this.#window.windowMs);
+  }
 
   /** Records an event and delivers it to the resource's watchers. */
   publish(event: StoredEvent): void {
@@ -87,7 +119,9 @@ export class WatchHub {
       ring = new Ring(this.capacity, this.startRv);
       this.#rings.set(event.storageKey, ring);
     }
-    ring.push(event);
+    const now = this.#window.now();
+    this.#expire(ring, now);
+    ring.push(event, now);
     const sinks = this.#sinks.get(event.storageKey);
     if (sinks) { for (const s of sinks) s.deliver(event); }
     for (const s of this.#allSinks) s.deliver(event);
@@ -96,6 +130,7 @@ export class WatchHub {
   /** Events of a resource after `rv`, or `expired` when some of them were evicted. */
   since(storageKey: string, rv: number): Replay {
     const ring = this.#rings.get(storageKey);
+    if (ring) this.#expire(ring, this.#window.now());
     const evicted = ring?.evictedUpTo ?? this.startRv;
     if (rv < evicted) return { type: "expired", oldest: evicted + 1 };
     return { type: "ok", events: ring ? ring.since(rv) : [] };
