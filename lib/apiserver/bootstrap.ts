@@ -1,12 +1,14 @@
 /**
  * The objects kube-apiserver's post-start hooks create on a fresh cluster: the system
- * namespaces and the system PriorityClasses. Existing (restored) objects are left alone.
+ * namespaces, the system PriorityClasses and the RBAC bootstrap policy. Existing (restored)
+ * objects are left alone.
  *
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
 import type { ServerContext } from "./context.ts";
 import { createObject } from "./object_write.ts";
+import { bootstrapPolicy } from "./rbac/bootstrap_policy.ts";
 
 /** The namespaces every cluster starts with. */
 export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -44,6 +46,12 @@ function bootstrapObjects(): [string, string, string, KubeObject][] {
       "scheduling.k8s.io",
       "v1",
       "priorityclasses",
+      o,
+    ]),
+    ...bootstrapPolicy().map((o): [string, string, string, KubeObject] => [
+      "rbac.authorization.k8s.io",
+      "v1",
+      o.kind === "ClusterRole" ? "clusterroles" : "clusterrolebindings",
       o,
     ]),
   ];

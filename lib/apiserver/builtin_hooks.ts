@@ -99,6 +99,13 @@ function defaultPodSpec(given: unknown): Record<string, unknown> {
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= "ClusterFirst";
   spec.enableServiceLinks ??= true;
+  // v1 conversion: the deprecated serviceAccount mirrors serviceAccountName (and fills it).
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === "string" && spec.serviceAccount) {
+    spec.serviceAccountName = spec.serviceAccount;
+  }
+  if (typeof spec.serviceAccountName === "string" && spec.serviceAccountName) {
+    spec.serviceAccount = spec.serviceAccountName;
+  }
   return spec;
 }
 

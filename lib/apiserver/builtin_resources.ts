@@ -120,6 +120,13 @@ const specs: Spec[] = [
     plural: "serviceaccounts",
     kind: "ServiceAccount",
     shortNames: ["sa"],
+    extra: [{
+      name: "token",
+      kind: "TokenRequest",
+      verbs: ["create"],
+      group: "authentication.k8s.io",
+      version: "v1",
+    }],
     columns: groupKindColumns.serviceaccounts,
   },
   {

@@ -15,6 +15,15 @@ export const DEFAULT_STORAGE_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-d
 /** Annotation that marks the default IngressClass. */
 export const DEFAULT_INGRESS_CLASS_ANNOTATION = "ingressclass.kubernetes.io/is-default-class";
 
+/** A create-only kind computed per request (the access and token reviews). */
+const review = (gv: string, plural: string, kind: string, namespaced = false): ResourceSpec => ({
+  gv,
+  plural,
+  kind,
+  namespaced,
+  verbs: ["create"],
+});
+
 const rbac = "rbac.authorization.k8s.io/v1";
 const hpa = {
   plural: "horizontalpodautoscalers",
@@ -56,6 +65,17 @@ export const groupResourceSpecs: readonly ResourceSpec[] = [
   },
   { gv: "v1", plural: "limitranges", kind: "LimitRange", shortNames: ["limits"] },
   { gv: "v1", plural: "podtemplates", kind: "PodTemplate" },
+  review("authentication.k8s.io/v1", "selfsubjectreviews", "SelfSubjectReview"),
+  review("authentication.k8s.io/v1", "tokenreviews", "TokenReview"),
+  review(
+    "authorization.k8s.io/v1",
+    "localsubjectaccessreviews",
+    "LocalSubjectAccessReview",
+    true,
+  ),
+  review("authorization.k8s.io/v1", "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
+  review("authorization.k8s.io/v1", "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
+  review("authorization.k8s.io/v1", "subjectaccessreviews", "SubjectAccessReview"),
   { gv: "autoscaling/v2", ...hpa },
   {
     gv: "autoscaling/v1",

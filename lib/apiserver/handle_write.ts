@@ -92,22 +92,28 @@ export async function handleCreate(
   info: ResourceInfo,
   namespace: string | undefined,
 ): Promise<Response> {
-  const type = contentTypeOf(req);
   const opts = writeOptions(req);
+  return respond(createObject(ctx, info, namespace, await requestObject(req), opts));
+}
+
+/**
+ * The object a POST carries: JSON, YAML or (for the kinds kubectl creates imperatively)
+ * Kubernetes protobuf; 415 for other media types.
+ */
+export async function requestObject(req: Request): Promise<unknown> {
+  const type = contentTypeOf(req);
   if (type === protobuf) {
-    let decoded: unknown;
     try {
-      decoded = decodeKubeProtobuf(await readBodyBytes(req));
+      return decodeKubeProtobuf(await readBodyBytes(req));
     } catch (e) {
       if (e instanceof ApiFailure) throw e;
       unsupported(["application/json", "application/yaml"], (e as Error).message);
     }
-    return respond(createObject(ctx, info, namespace, decoded, opts));
   }
   if (type !== "application/json" && type !== "application/yaml") {
     unsupported(["application/json", "application/yaml", protobuf]);
   }
-  return respond(createObject(ctx, info, namespace, await body(req), opts));
+  return await body(req);
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";

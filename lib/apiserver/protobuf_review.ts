@@ -118,7 +118,7 @@ export const reviewKinds: Readonly<Record<string, Spec>> = {
       "spec",
       strictMessage("TokenRequestSpec", {
         1: strs("audiences"),
-        2: int("expirationSeconds", true),
+        4: int("expirationSeconds", true),
         3: msg(
           "boundObjectRef",
           strictMessage("BoundObjectReference", {

@@ -10,11 +10,22 @@ import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
 import { createBootstrapObjects } from "./bootstrap.ts";
+import { createAccessControl } from "./access_control.ts";
+import { reviewHandlers } from "./access_reviews.ts";
+import { tokenRequestHandler } from "./token_request.ts";
+import { createTokenSigner } from "./authn/token_signer.ts";
+import { storePolicy } from "./rbac/store_policy.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
-import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
+import {
+  generateCertificates,
+  loadOrCreateCertificates,
+  PLACEHOLDER_CA_PEM,
+  type TlsMaterial,
+} from "./tls/mod.ts";
+import { installAdmission } from "./admission/mod.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
 
 /** Options of {@link startApiServer}. */
@@ -53,6 +64,12 @@ export interface ApiServerOptions {
    * the kubeconfig gets the CA and an `https://` URL.
    */
   readonly tls?: boolean;
+  /**
+   * ServiceAccounts as on a real cluster: every namespace gets the `default` ServiceAccount and
+   * the `kube-root-ca.crt` ConfigMap, and a pod runs as an existing ServiceAccount (`default`
+   * unless it names one) with its token volume mounted; default true.
+   */
+  readonly serviceAccounts?: boolean;
   /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
   readonly gc?: boolean;
   /** Simulated nodes, scheduler and kubelets (KWOK-style); default `false` (pods stay Pending). */
@@ -109,6 +126,22 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   if (opened?._tag === "Left") throw new Error(opened.left.message);
   const data = opened?.right;
+  const hostname = options.hostname ?? "127.0.0.1";
+  const hosts = ["localhost", "127.0.0.1", "::1"];
+  if (!hosts.includes(hostname) && hostname !== "0.0.0.0" && hostname !== "::") {
+    hosts.push(hostname);
+  }
+  let tls: TlsMaterial | undefined;
+  try {
+    tls = !options.tls
+      ? undefined
+      : options.dataDir !== undefined
+      ? await loadOrCreateCertificates(options.dataDir, { hosts })
+      : await generateCertificates({ hosts });
+  } catch (e) {
+    data?.close();
+    throw e;
+  }
   const storage = new ObjectStorage({
     historySize: options.historySize,
     historyWindowMs: options.historyWindowMs ?? 300_000,
@@ -117,7 +150,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     restored: data?.restored,
     journal: data?.journal,
   });
-  const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
+  const controllers = createControllers({
+    gc: options.gc,
+    simulation: options.simulation,
+    rootCaPem: options.serviceAccounts === false ? undefined : tls?.caCert ?? PLACEHOLDER_CA_PEM,
+  });
   const ctx: ServerContext = {
     registry: new ResourceRegistry(),
     storage,
@@ -126,27 +163,22 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...controllers,
   };
   installCrdController(ctx);
+  installAdmission(ctx, { serviceAccounts: options.serviceAccounts ?? true });
   if (data) restoreCrds(ctx);
   createBootstrapObjects(ctx);
   const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   let closing = false;
-  const hostname = options.hostname ?? "127.0.0.1";
-  const hosts = ["localhost", "127.0.0.1", "::1"];
-  if (!hosts.includes(hostname) && hostname !== "0.0.0.0" && hostname !== "::") {
-    hosts.push(hostname);
-  }
-  const tls = !options.tls
-    ? undefined
-    : options.dataDir !== undefined
-    ? await loadOrCreateCertificates(options.dataDir, { hosts })
-    : await generateCertificates({ hosts });
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
+  const signer = createTokenSigner(
+    options.dataDir === undefined ? undefined : `${options.dataDir}/sa-signing-key.jwk`,
+  );
+  const access = createAccessControl(ctx, { adminToken: options.token, signer });
   const handler = faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
@@ -158,8 +190,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
-    token: options.token,
-    subresources: running.subresources,
+    access,
+    creators: reviewHandlers(access, storePolicy(ctx)),
+    subresources: new Map([
+      ...running.subresources,
+      ["serviceaccounts/token", tokenRequestHandler(ctx, signer)],
+    ]),
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;

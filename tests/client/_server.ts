@@ -5,7 +5,8 @@ import type { Client } from "../../lib/client/client_types.ts";
 
 /** Starts a server and a client; `close()` closes both. */
 export async function serverAndClient(options: ClientOptions = {}) {
-  const server = await startApiServer();
+  // ConfigMaps are the generic kind here: no kube-root-ca.crt in every namespace.
+  const server = await startApiServer({ serviceAccounts: false });
   const client: Client = createClient({
     server: server.url,
     namespace: "default",

@@ -29,7 +29,8 @@ function laggingFetch(resource: string, ms: number): typeof fetch {
 }
 
 async function setup(clientFetch?: typeof fetch) {
-  const server = await startApiServer();
+  // ConfigMaps are the generic child kind here: no kube-root-ca.crt in every namespace.
+  const server = await startApiServer({ serviceAccounts: false });
   const c = await clientFromKubeconfig(
     server.kubeconfig,
     clientFetch ? { fetch: clientFetch } : {},

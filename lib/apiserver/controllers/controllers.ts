@@ -11,6 +11,8 @@ import type { KubeObject } from "../../core/object.ts";
 import { installGarbageCollector } from "./garbage_collector.ts";
 import { installNamespaceController } from "./namespace_controller.ts";
 import { installApiServiceRegistration } from "./api_service_registration.ts";
+import { installClusterRoleAggregation } from "./cluster_role_aggregation.ts";
+import { installServiceAccountController } from "./service_account_controller.ts";
 import { namespaceDeletionBlocked } from "./plan_namespace.ts";
 import { podGracePeriod } from "./pod_grace_period.ts";
 import { bindingHandler } from "./bind_pod.ts";
@@ -22,6 +24,11 @@ export interface ControllerOptions {
   readonly gc?: boolean;
   /** Simulated nodes, scheduler and kubelets; default off (`false`). */
   readonly simulation?: SimulationOptions | false;
+  /**
+   * The CA bundle (PEM) every namespace's `kube-root-ca.crt` ConfigMap publishes; with it the
+   * `default` ServiceAccount and that ConfigMap are kept in every namespace. Default: neither.
+   */
+  readonly rootCaPem?: string;
 }
 
 /** Started controllers. */
@@ -72,7 +79,14 @@ export function createControllers(options: ControllerOptions = {}): Controllers 
         : 0,
     deletionBlocked: namespaceDeletionBlocked,
     start(ctx) {
-      const stops = [installNamespaceController(ctx), installApiServiceRegistration(ctx)];
+      const stops = [
+        installNamespaceController(ctx),
+        installApiServiceRegistration(ctx),
+        installClusterRoleAggregation(ctx),
+      ];
+      if (options.rootCaPem !== undefined) {
+        stops.push(installServiceAccountController(ctx, options.rootCaPem));
+      }
       if (gcEnabled) stops.push(installGarbageCollector(ctx));
       if (options.simulation) {
         simulation = installSimulation(ctx, options.simulation);
