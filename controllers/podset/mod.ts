@@ -12,9 +12,7 @@
  *
  * @module
  */
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
+import { controller, type World, worldFromStore } from "../../mod.ts";
 import { type PodSetWorld, reconcilePodSet } from "./reconcile.ts";
 import { type Pod, type PodSet, PODSET_API_VERSION, PODSET_KIND } from "./types.ts";
 
@@ -38,6 +36,10 @@ export const podSetController = controller<PodSet, PodSetWorld>({
   name: "podset",
   for: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND },
   owns: [pods],
+  writes: [
+    { resource: pods, ops: ["create", "delete"] },
+    { resource: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND }, ops: ["status"] },
+  ],
   world: (cache) => ({
     pods: worldFromStore(cache.store(pods), { ownerIndex: "controller" }) as unknown as World<Pod>,
   }),

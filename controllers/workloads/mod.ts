@@ -30,6 +30,14 @@ export {
   statefulSetController,
 } from "./set_controllers.ts";
 export { endpointsController } from "./endpoints_controller.ts";
+export { disruptionController } from "./disruption_controller.ts";
+export {
+  DELETION_TIMEOUT_MS,
+  type DisruptionWorld,
+  type PodDisruptionBudget,
+  reconcilePodDisruptionBudget,
+  type Scalable,
+} from "./reconcile_pod_disruption_budget.ts";
 export { type JobWorld, reconcileJob } from "./reconcile_job.ts";
 export {
   COMPLETION_INDEX_ANNOTATION,

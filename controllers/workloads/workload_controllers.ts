@@ -5,7 +5,7 @@
  * @module
  */
 import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { worldFromStore } from "../../lib/reconcile/world.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
@@ -18,6 +18,7 @@ import {
   statefulSetController,
 } from "./set_controllers.ts";
 import { endpointsController } from "./endpoints_controller.ts";
+import { disruptionController } from "./disruption_controller.ts";
 import {
   reconcileReplicaSet,
   type ReplicaSet,
@@ -90,8 +91,9 @@ export interface WorkloadControllersOptions {
 
 /**
  * The workload controllers an embedded API server lacks, as specs for `startManager`:
- * Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController and the
- * endpoints controller (Endpoints and EndpointSlices of Services). With them, `kubectl apply`
+ * Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, the
+ * endpoints controller (Endpoints and EndpointSlices of Services) and the disruption
+ * controller (PodDisruptionBudget status, which pod evictions spend). With them, `kubectl apply`
  * of a workload yields pods and `kubectl rollout status` completes. `startCluster` runs them.
  *
  * @example
@@ -99,7 +101,7 @@ export interface WorkloadControllersOptions {
  * import { workloadControllers } from "./workload_controllers.ts";
  * workloadControllers().map((c) => c.name);
  * // ["deployment", "replicaset", "statefulset", "daemonset", "job", "cronjob",
- * //  "replicationcontroller", "endpoints"]
+ * //  "replicationcontroller", "endpoints", "disruption"]
  * ```
  */
 export function workloadControllers(
@@ -114,6 +116,7 @@ export function workloadControllers(
     cronJobController(),
     replicationControllerController(),
     endpointsController(),
+    disruptionController(),
   ] as unknown as ControllerSpec<HasMetadata, unknown>[];
   return specs.map((spec) => onClock(spec, options.clock));
 }

@@ -57,7 +57,8 @@ const specs: Spec[] = [
       col("Status", (o) => {
         const conds = (at(o, "status", "conditions") ?? []) as { type?: string; status?: string }[];
         const ready = Array.isArray(conds) ? conds.find((c) => c.type === "Ready") : undefined;
-        return ready?.status === "True" ? "Ready" : "NotReady";
+        const state = !ready ? "Unknown" : ready.status === "True" ? "Ready" : "NotReady";
+        return at(o, "spec", "unschedulable") === true ? `${state},SchedulingDisabled` : state;
       }),
       col("Roles", () => "<none>"),
       col("Version", (o) => at(o, "status", "nodeInfo", "kubeletVersion") ?? ""),
@@ -71,7 +72,10 @@ const specs: Spec[] = [
     categories: ["all"],
     status: true,
     returnDeleted: true,
-    extra: [{ name: "binding", kind: "Binding", verbs: ["create"] }],
+    extra: [
+      { name: "binding", kind: "Binding", verbs: ["create"] },
+      { name: "eviction", kind: "Eviction", verbs: ["create"], group: "policy", version: "v1" },
+    ],
     fields: podFieldSelectors,
     columns: podColumns,
     wide: podWideColumns,

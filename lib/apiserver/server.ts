@@ -13,6 +13,7 @@ import { createBootstrapObjects } from "./bootstrap.ts";
 import { createAccessControl } from "./access_control.ts";
 import { reviewHandlers } from "./access_reviews.ts";
 import { tokenRequestHandler } from "./token_request.ts";
+import { evictionHandler } from "./eviction.ts";
 import { createTokenSigner } from "./authn/token_signer.ts";
 import { storePolicy } from "./rbac/store_policy.ts";
 import { installCrdController } from "./crd_controller.ts";
@@ -112,7 +113,7 @@ export interface ApiServer {
  *
  * @example
  * ```ts
- * import { startApiServer } from "./server.ts";
+ * import { startApiServer } from "./mod.ts";
  * const server = await startApiServer();
  * const res = await fetch(`${server.url}/api/v1/namespaces`);
  * (await res.json()).items.length; // 4
@@ -195,6 +196,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     subresources: new Map([
       ...running.subresources,
       ["serviceaccounts/token", tokenRequestHandler(ctx, signer)],
+      ["pods/eviction", evictionHandler(ctx)],
     ]),
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { createAuthenticator } from "../../lib/apiserver/authn/authenticate.ts";
 import { createTokenSigner } from "../../lib/apiserver/authn/token_signer.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { parseKubeconfig } from "../../lib/client/config/parse_kubeconfig.ts";
 import { kubectlAvailable } from "./_kubectl.ts";
 

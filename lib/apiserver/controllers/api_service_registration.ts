@@ -98,10 +98,12 @@ export function installApiServiceRegistration(ctx: ServerContext): () => void {
     queueMicrotask(sync);
   };
   sync();
-  const unsubscribe = ctx.storage.hub.subscribe(
-    "apiextensions.k8s.io/customresourcedefinitions",
-    { deliver: schedule },
-  );
+  const crds = "apiextensions.k8s.io/customresourcedefinitions";
+  const unsubscribe = ctx.storage.hub.subscribeAll({
+    deliver: (e) => {
+      if (e.storageKey === crds) schedule();
+    },
+  });
   return () => {
     closed = true;
     unsubscribe();

@@ -50,7 +50,11 @@ export function installClusterRoleAggregation(ctx: ServerContext): () => void {
     scheduled = true;
     queueMicrotask(sync);
   };
-  const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, { deliver: schedule });
+  const unsubscribe = ctx.storage.hub.subscribeAll({
+    deliver: (e) => {
+      if (e.storageKey === info.storageKey) schedule();
+    },
+  });
   sync();
   return () => {
     closed = true;

@@ -100,12 +100,10 @@ export function installServiceAccountController(ctx: ServerContext, caPem: strin
       (e.storageKey === infos.ConfigMap.storageKey && m?.name === ROOT_CA_CONFIGMAP)
     ) schedule(m!.namespace!);
   };
-  const unsubscribe = [nsInfo, infos.ServiceAccount, infos.ConfigMap].map((info) =>
-    ctx.storage.hub.subscribe(info.storageKey, { deliver: watched })
-  );
+  const unsubscribe = ctx.storage.hub.subscribeAll({ deliver: watched });
   for (const s of ctx.storage.list(nsInfo.storageKey)) sync(s.object.metadata!.name!);
   return () => {
     closed = true;
-    for (const u of unsubscribe) u();
+    unsubscribe();
   };
 }
