@@ -20,7 +20,13 @@ export {
   workloadControllers,
   type WorkloadControllersOptions,
 } from "./workload_controllers.ts";
-export { type Cluster, type ClusterOptions, startCluster } from "./start_cluster.ts";
+export {
+  type Cluster,
+  clusterControllers,
+  type ClusterControllersOptions,
+  type ClusterOptions,
+  startCluster,
+} from "./start_cluster.ts";
 export { type ClusterClock, scaledClock, type ScaledClockOptions } from "./cluster_clock.ts";
 export { onClock } from "./on_clock.ts";
 export { cronJobController, jobController } from "./job_controllers.ts";

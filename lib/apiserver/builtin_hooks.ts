@@ -11,6 +11,7 @@ import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
 import { groupHooks } from "./group_hooks.ts";
+import { daemonSetDefaults, statefulSetDefaults } from "./apps_defaults.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -191,6 +192,7 @@ function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet"): KindH
         spec.revisionHistoryLimit ??= 10;
         spec.progressDeadlineSeconds ??= 600;
       }
+      if (kind === "StatefulSet") statefulSetDefaults(spec);
       obj.spec = spec;
     },
   };
@@ -235,6 +237,9 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["apps/deployments", workloadHooks("Deployment")],
     ["apps/replicasets", workloadHooks("ReplicaSet")],
     ["apps/statefulsets", workloadHooks("StatefulSet")],
+    ["apps/daemonsets", {
+      defaults: (obj) => obj.spec = daemonSetDefaults(obj.spec, defaultPodSpec),
+    }],
     ...batchHooks(defaultPodSpec),
     ...groupHooks(),
   ]);

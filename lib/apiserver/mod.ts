@@ -21,7 +21,12 @@
  */
 
 // The API server.
-export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
+export {
+  type ApiServer,
+  type ApiServerOptions,
+  type ServerCompanion,
+  startApiServer,
+} from "./server.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
 export {
   type FaultControl,
@@ -34,6 +39,8 @@ export {
 export {
   type Cluster,
   type ClusterClock,
+  clusterControllers,
+  type ClusterControllersOptions,
   type ClusterOptions,
   scaledClock,
   type ScaledClockOptions,
@@ -41,3 +48,10 @@ export {
   workloadControllers,
   type WorkloadControllersOptions,
 } from "../../controllers/workloads/mod.ts";
+export {
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  standardStorageClass,
+  type StorageClass,
+  storageControllers,
+} from "../../controllers/storage/mod.ts";

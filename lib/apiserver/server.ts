@@ -76,11 +76,23 @@ export interface ApiServerOptions {
   /** Simulated nodes, scheduler and kubelets (KWOK-style); default `false` (pods stay Pending). */
   readonly simulation?: SimulationOptions | false;
   /**
+   * The embedded cluster's controllers, run beside the server once it listens and stopped
+   * before it closes — `clusterControllers()` from the `./apiserver` entry point (workloads,
+   * endpoints, disruption budgets, volumes). With it, `simulation` defaults to 3 nodes. The
+   * server knows only this interface: the controllers are built with kubefold's client.
+   */
+  readonly cluster?: ServerCompanion;
+  /**
    * Seeded fault injection (dropped watches, 500/503/429 answers, latency, compaction);
    * default: every fault off (they can still be switched on through `ApiServer.faults`).
    */
   readonly faults?: FaultOptions;
 }
+
+/** What runs beside a server (see `ApiServerOptions.cluster`): started on it, closed before it. */
+export type ServerCompanion = (
+  server: ApiServer,
+) => Promise<{ readonly close: () => Promise<void> }>;
 
 /** A running API server. */
 export interface ApiServer {
@@ -153,7 +165,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   const controllers = createControllers({
     gc: options.gc,
-    simulation: options.simulation,
+    simulation: options.simulation ?? (options.cluster ? {} : false),
     rootCaPem: options.serviceAccounts === false ? undefined : tls?.caCert ?? PLACEHOLDER_CA_PEM,
   });
   const ctx: ServerContext = {
@@ -222,7 +234,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const addr = await listening;
   address = `${addr.hostname}:${addr.port}`;
   const url = `${tls ? "https" : "http"}://${address}`;
-  return {
+  let companion: { readonly close: () => Promise<void> } | undefined;
+  const shutdown = async () => {
+    closing = true;
+    faults.close();
+    running.close();
+    for (const close of [...active]) close();
+    await server.shutdown();
+    data?.close();
+  };
+  const api: ApiServer = {
     url,
     kubeconfig: kubeconfigFor({
       server: url,
@@ -239,12 +260,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ? { failNode: running.simulation.failNode, restoreNode: running.simulation.restoreNode }
       : {}),
     close: async () => {
-      closing = true;
-      faults.close();
-      running.close();
-      for (const close of [...active]) close();
-      await server.shutdown();
-      data?.close();
+      await companion?.close();
+      await shutdown();
     },
   };
+  if (options.cluster) {
+    try {
+      companion = await options.cluster(api);
+    } catch (e) {
+      await shutdown();
+      throw e;
+    }
+  }
+  return api;
 }
