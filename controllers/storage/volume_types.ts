@@ -13,13 +13,21 @@ export type PersistentVolume = k8sCore.PersistentVolume;
 
 /** A storage.k8s.io/v1 StorageClass, as far as the controllers read it. */
 export interface StorageClass {
+  /** `storage.k8s.io/v1`. */
   readonly apiVersion?: string;
+  /** `StorageClass`. */
   readonly kind?: string;
+  /** The class's metadata (the default class is annotated). */
   readonly metadata?: k8sMeta.ObjectMeta;
+  /** Who provisions its volumes (`kubefold.dev/local-path` for the simulated provisioner). */
   readonly provisioner?: string;
+  /** What happens to a provisioned volume when its claim goes: `Delete` (default) or `Retain`. */
   readonly reclaimPolicy?: string;
+  /** `Immediate` (default) or `WaitForFirstConsumer`. */
   readonly volumeBindingMode?: string;
+  /** Provisioner parameters. */
   readonly parameters?: Readonly<Record<string, string>>;
+  /** Mount options of its volumes. */
   readonly mountOptions?: readonly string[];
 }
 
