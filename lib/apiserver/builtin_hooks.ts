@@ -11,7 +11,8 @@ import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
 import { groupHooks } from "./group_hooks.ts";
-import { daemonSetDefaults, statefulSetDefaults } from "./apps_defaults.ts";
+import { containerNameErrors } from "./container_names.ts";
+import { webhookConfigurationHooks } from "./admission/webhook_configuration_hooks.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -71,7 +72,10 @@ function pullPolicyOf(image: unknown): string {
   return tag === "" || tag === "latest" ? "Always" : "IfNotPresent";
 }
 
-/** Container defaults: termination message, pull policy, port protocol. */
+/**
+ * Container defaults: termination message, pull policy, port protocol, and `resources: {}`
+ * (kube-apiserver always writes that struct; kubectl sends it back, e.g. on rollout undo).
+ */
 function defaultContainers(list: unknown): unknown {
   if (!Array.isArray(list)) return list;
   return list.map((c) => {
@@ -80,6 +84,7 @@ function defaultContainers(list: unknown): unknown {
     out.terminationMessagePath ??= "/dev/termination-log";
     out.terminationMessagePolicy ??= "File";
     out.imagePullPolicy ??= pullPolicyOf(c.image);
+    out.resources ??= {};
     if (Array.isArray(c.ports)) {
       out.ports = c.ports.map((p) =>
         isPlainObject(p) ? { ...p, protocol: p.protocol ?? "TCP" } : p
@@ -118,7 +123,11 @@ const podHooks: KindHooks = {
     obj.status = { phase: "Pending", qosClass: podQos(obj) };
   },
   validate(obj, old) {
-    return [...validatePodSpec(obj), ...(old ? podSpecChanges(obj, old) : [])];
+    return [
+      ...validatePodSpec(obj),
+      ...containerNameErrors(obj.spec, "spec"),
+      ...(old ? podSpecChanges(obj, old) : []),
+    ];
   },
 };
 
@@ -170,20 +179,75 @@ const secretHooks: KindHooks = {
   },
 };
 
-/** apps/v1 defaults: replicas, the pod template's spec, and Deployment's strategy. */
-function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet"): KindHooks {
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
+
+/** StatefulSet defaults of kube-apiserver 1.32 (`SetDefaults_StatefulSet`, claim templates). */
+function defaultStatefulSet(spec: Obj): void {
+  spec.podManagementPolicy ||= "OrderedReady";
+  const strategy = rec(spec.updateStrategy);
+  if (!strategy.type) {
+    strategy.type = "RollingUpdate";
+    strategy.rollingUpdate ??= {};
+  }
+  if (strategy.type === "RollingUpdate" && isPlainObject(strategy.rollingUpdate)) {
+    strategy.rollingUpdate = {
+      ...strategy.rollingUpdate,
+      partition: strategy.rollingUpdate.partition ?? 0,
+    };
+  }
+  spec.updateStrategy = strategy;
+  const retention = rec(spec.persistentVolumeClaimRetentionPolicy);
+  retention.whenDeleted ||= "Retain";
+  retention.whenScaled ||= "Retain";
+  spec.persistentVolumeClaimRetentionPolicy = retention;
+  spec.revisionHistoryLimit ??= 10;
+  if (Array.isArray(spec.volumeClaimTemplates)) {
+    spec.volumeClaimTemplates = spec.volumeClaimTemplates.map((t) => {
+      if (!isPlainObject(t)) return t;
+      const claimSpec = rec(t.spec);
+      claimSpec.volumeMode ??= "Filesystem";
+      return {
+        ...t,
+        spec: claimSpec,
+        status: { ...rec(t.status), phase: rec(t.status).phase || "Pending" },
+      };
+    });
+  }
+}
+
+/** DaemonSet defaults of kube-apiserver 1.32 (`SetDefaults_DaemonSet`). */
+function defaultDaemonSet(spec: Obj): void {
+  const strategy = rec(spec.updateStrategy);
+  strategy.type ||= "RollingUpdate";
+  if (strategy.type === "RollingUpdate") {
+    const ru = rec(strategy.rollingUpdate);
+    ru.maxUnavailable ??= 1;
+    ru.maxSurge ??= 0;
+    strategy.rollingUpdate = ru;
+  }
+  spec.updateStrategy = strategy;
+  spec.revisionHistoryLimit ??= 10;
+}
+
+/**
+ * apps/v1 defaults (replicas, the pod template's spec, each kind's update strategy and history
+ * limit, as kube-apiserver's `SetDefaults_*` fill them on every write), and the container names
+ * of the pod template.
+ */
+function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet"): KindHooks {
   return {
     defaults(obj) {
-      const spec = isPlainObject(obj.spec) ? { ...obj.spec } : {};
-      spec.replicas ??= 1;
-      const template = isPlainObject(spec.template) ? { ...spec.template } : {};
+      const spec = rec(obj.spec);
+      if (kind !== "DaemonSet") spec.replicas ??= 1;
+      const template = rec(spec.template);
       template.spec = defaultPodSpec(template.spec);
       spec.template = template;
       if (kind === "Deployment") {
-        const strategy = isPlainObject(spec.strategy) ? { ...spec.strategy } : {};
+        const strategy = rec(spec.strategy);
         strategy.type ||= "RollingUpdate";
         if (strategy.type === "RollingUpdate") {
-          const ru = isPlainObject(strategy.rollingUpdate) ? { ...strategy.rollingUpdate } : {};
+          const ru = rec(strategy.rollingUpdate);
           ru.maxUnavailable ??= "25%";
           ru.maxSurge ??= "25%";
           strategy.rollingUpdate = ru;
@@ -192,8 +256,12 @@ function workloadHooks(kind: "Deployment" | "ReplicaSet" | "StatefulSet"): KindH
         spec.revisionHistoryLimit ??= 10;
         spec.progressDeadlineSeconds ??= 600;
       }
-      if (kind === "StatefulSet") statefulSetDefaults(spec);
+      if (kind === "StatefulSet") defaultStatefulSet(spec);
+      if (kind === "DaemonSet") defaultDaemonSet(spec);
       obj.spec = spec;
+    },
+    validate(obj) {
+      return containerNameErrors(rec(rec(obj.spec).template).spec, "spec.template.spec");
     },
   };
 }
@@ -237,10 +305,9 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["apps/deployments", workloadHooks("Deployment")],
     ["apps/replicasets", workloadHooks("ReplicaSet")],
     ["apps/statefulsets", workloadHooks("StatefulSet")],
-    ["apps/daemonsets", {
-      defaults: (obj) => obj.spec = daemonSetDefaults(obj.spec, defaultPodSpec),
-    }],
+    ["apps/daemonsets", workloadHooks("DaemonSet")],
     ...batchHooks(defaultPodSpec),
+    ...webhookConfigurationHooks(),
     ...groupHooks(),
   ]);
 }

@@ -73,8 +73,11 @@ const specs: Spec[] = [
     status: true,
     returnDeleted: true,
     extra: [
+      { name: "attach", kind: "PodAttachOptions", verbs: ["create", "get"] },
       { name: "binding", kind: "Binding", verbs: ["create"] },
       { name: "eviction", kind: "Eviction", verbs: ["create"], group: "policy", version: "v1" },
+      { name: "exec", kind: "PodExecOptions", verbs: ["create", "get"] },
+      { name: "portforward", kind: "PodPortForwardOptions", verbs: ["create", "get"] },
     ],
     fields: podFieldSelectors,
     columns: podColumns,
@@ -256,6 +259,16 @@ const specs: Spec[] = [
     kind: "EndpointSlice",
     columns: workloadKindColumns.endpointslices,
   },
+  ...["Validating", "Mutating"].map((t): Spec => ({
+    gv: "admissionregistration.k8s.io/v1",
+    plural: `${t.toLowerCase()}webhookconfigurations`,
+    kind: `${t}WebhookConfiguration`,
+    namespaced: false,
+    categories: ["api-extensions"],
+    columns: [
+      col("Webhooks", (o) => (at(o, "webhooks") as unknown[] | undefined)?.length ?? 0, "integer"),
+    ],
+  })),
 ];
 
 /**

@@ -27,6 +27,7 @@ export {
   type ServerCompanion,
   startApiServer,
 } from "./server.ts";
+export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
 export {
   type FaultControl,

@@ -21,6 +21,13 @@ import {
 import { openApiV2 } from "./openapi.ts";
 import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
+import { answerUnavailable } from "./unavailable_endpoints.ts";
+import {
+  admitBinding,
+  admitConnect,
+  connectSubresources,
+  connectUnsupported,
+} from "./admission/admit_connect.ts";
 import { handleGet, handleList } from "./handle_read.ts";
 import { handleWatch, type WatchSettings } from "./handle_watch.ts";
 import {
@@ -89,7 +96,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       }
     }
     const target = resolveTarget(ctx.registry, path);
-    if (!target) return notFound();
+    if (!target) return answerUnavailable(ctx, req, path) ?? notFound();
     const { info, namespace } = target;
     if (!servedVerbs(info).includes("get")) {
       const create = opts.creators?.get(info.storageKey);
@@ -124,12 +131,33 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "status" && info.hasStatus) ||
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
-    if (!known) return notFound();
+    if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
+    if (
+      info.group === "" && info.plural === "pods" && subresource && connectSubresources[subresource]
+    ) {
+      opts.count(`connect/${subresource}`, info.plural);
+      await admitConnect(ctx, info, namespace, name, subresource, url.searchParams);
+      const unavailable = answerUnavailable(ctx, req, path);
+      if (unavailable) return unavailable;
+      connectUnsupported(subresource, name);
+    }
     const extra = opts.subresources?.get(`${info.plural}/${subresource}`);
     if (extra) {
       if (req.method !== "POST") return methodNotAllowed();
       opts.count(`create/${subresource}`, info.plural);
-      return await extra(req, namespace, name, user);
+      if (subresource !== "binding") return await extra(req, namespace, name, user);
+      const text = await req.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch { /* not JSON: the handler answers it */ }
+      const admitted = await admitBinding(ctx, info, namespace, name, body);
+      const again = new Request(req.url, {
+        method: "POST",
+        headers: req.headers,
+        body: admitted === body ? text : JSON.stringify(admitted),
+      });
+      return await extra(again, namespace, name, user);
     }
     const sub = subresource ? `/${subresource}` : "";
     switch (req.method) {

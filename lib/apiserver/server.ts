@@ -16,6 +16,7 @@ import { tokenRequestHandler } from "./token_request.ts";
 import { evictionHandler } from "./eviction.ts";
 import { createTokenSigner } from "./authn/token_signer.ts";
 import { storePolicy } from "./rbac/store_policy.ts";
+import { drainUnreadBodies } from "./http_util.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
@@ -27,7 +28,10 @@ import {
   type TlsMaterial,
 } from "./tls/mod.ts";
 import { installAdmission } from "./admission/mod.ts";
+import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
+import { createWebhookCaller, type ServiceResolver } from "./admission/call_webhook.ts";
+import { createObjectConverter } from "./conversion/object_converter.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -58,11 +62,16 @@ export interface ApiServerOptions {
   readonly compactAfterBytes?: number;
   /** Receives warnings (e.g. a torn last log record dropped at start); default: none. */
   readonly logger?: PersistenceLogger;
-  /** Bearer token every request must carry (else 401); also written into the kubeconfig. */
+  /**
+   * Bearer token every request must carry (else 401); also written into the kubeconfig.
+   * Default: none over HTTP; with `tls`, a generated random token (kept in `dataDir` if set),
+   * because kubectl sends credentials only over HTTPS and asks for a username when the
+   * kubeconfig's user has none.
+   */
   readonly token?: string;
   /**
    * Serve HTTPS with a generated self-signed CA and certificate (kept in `dataDir` if set);
-   * the kubeconfig gets the CA and an `https://` URL.
+   * the kubeconfig gets the CA, an `https://` URL and the token (see `token`).
    */
   readonly tls?: boolean;
   /**
@@ -87,6 +96,14 @@ export interface ApiServerOptions {
    * default: every fault off (they can still be switched on through `ApiServer.faults`).
    */
   readonly faults?: FaultOptions;
+  /**
+   * How webhooks' `clientConfig.service` reach the webhook server (`https://host:port`);
+   * default: the Service's Endpoints (e.g. a selector-less Service with endpoints at
+   * 127.0.0.1, for a manager running on this machine).
+   */
+  readonly resolveService?: ServiceResolver;
+  /** How long a conversion webhook may take, in ms (default 30,000, kube-apiserver's). */
+  readonly conversionTimeoutMs?: number;
 }
 
 /** What runs beside a server (see `ApiServerOptions.cluster`): started on it, closed before it. */
@@ -145,12 +162,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     hosts.push(hostname);
   }
   let tls: TlsMaterial | undefined;
+  let token: string | undefined;
   try {
     tls = !options.tls
       ? undefined
       : options.dataDir !== undefined
       ? await loadOrCreateCertificates(options.dataDir, { hosts })
       : await generateCertificates({ hosts });
+    token = options.token ??
+      (!tls
+        ? undefined
+        : options.dataDir !== undefined
+        ? await loadOrCreateAdminToken(options.dataDir)
+        : generateAdminToken());
   } catch (e) {
     data?.close();
     throw e;
@@ -168,12 +192,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     simulation: options.simulation ?? (options.cluster ? {} : false),
     rootCaPem: options.serviceAccounts === false ? undefined : tls?.caCert ?? PLACEHOLDER_CA_PEM,
   });
+  const caller = createWebhookCaller(storage, { resolveService: options.resolveService });
   const ctx: ServerContext = {
     registry: new ResourceRegistry(),
     storage,
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
     ...controllers,
+    webhooks: {
+      caller,
+      converter: createObjectConverter(caller, { timeoutMs: options.conversionTimeoutMs }),
+    },
   };
   installCrdController(ctx);
   installAdmission(ctx, { serviceAccounts: options.serviceAccounts ?? true });
@@ -191,8 +220,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const signer = createTokenSigner(
     options.dataDir === undefined ? undefined : `${options.dataDir}/sa-signing-key.jwk`,
   );
-  const access = createAccessControl(ctx, { adminToken: options.token, signer });
-  const handler = faults.wrap(createRouter(ctx, {
+  const access = createAccessControl(ctx, { adminToken: token, signer });
+  const handler = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
@@ -214,7 +243,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
-  }));
+  })));
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -228,6 +257,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     server = serve();
   } catch (e) {
     faults.close();
+    caller.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
@@ -241,6 +271,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     running.close();
     for (const close of [...active]) close();
     await server.shutdown();
+    caller.close();
     data?.close();
   };
   const api: ApiServer = {
@@ -248,7 +279,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     kubeconfig: kubeconfigFor({
       server: url,
       namespace: "default",
-      token: options.token,
+      token,
       caData: tls?.caCert,
     }),
     caCert: tls?.caCert,
