@@ -35,16 +35,17 @@ export type VolumeReadiness =
 
 const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
-/** The claims a pod mounts, by name (ephemeral volumes' generated claims included). */
+/**
+ * The claims a pod mounts, by name. Generic ephemeral volumes are left out: no ephemeral-volume
+ * controller creates their claims here, so waiting for them would keep the pod Pending forever.
+ */
 export function podClaimNames(pod: KubeObject): string[] {
   const volumes = rec(pod.spec).volumes;
   if (!Array.isArray(volumes)) return [];
   return volumes.flatMap((v) => {
     if (!isPlainObject(v)) return [];
     const claim = rec(v.persistentVolumeClaim).claimName;
-    if (typeof claim === "string" && claim) return [claim];
-    if (isPlainObject(v.ephemeral)) return [`${pod.metadata?.name}-${String(v.name)}`];
-    return [];
+    return typeof claim === "string" && claim ? [claim] : [];
   });
 }
 
