@@ -419,10 +419,12 @@ export {
 export type {
   k8sApiextensions as apiextensionsv1,
   k8sApps as appsv1,
+  k8sAutoscaling as autoscalingv2,
   k8sBatch as batchv1,
   k8sCoordination as coordinationv1,
   k8sCore as corev1,
   k8sDiscovery as discoveryv1,
   k8sEvents as eventsv1,
   k8sMeta as metav1,
+  k8sNetworking as networkingv1,
 } from "./lib/deps.ts";

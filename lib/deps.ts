@@ -78,6 +78,8 @@ export type * as k8sEvents from "npm:kubernetes-types@1.30.0/events/v1.d.ts";
 export type * as k8sApiextensions from "npm:kubernetes-types@1.30.0/apiextensions/v1.d.ts";
 export type * as k8sBatch from "npm:kubernetes-types@1.30.0/batch/v1.d.ts";
 export type * as k8sDiscovery from "npm:kubernetes-types@1.30.0/discovery/v1.d.ts";
+export type * as k8sNetworking from "npm:kubernetes-types@1.30.0/networking/v1.d.ts";
+export type * as k8sAutoscaling from "npm:kubernetes-types@1.30.0/autoscaling/v2.d.ts";
 
 // Cron schedules of CronJobs (five fields, @macros, time zones): zero dependencies, MIT,
 // maintained, and it evaluates in any IANA time zone through Intl (controllers/workloads/).

@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { E } from "../../lib/deps.ts";
+import { E, type Either } from "../../lib/deps.ts";
+import type { ApiError } from "../../lib/client/api_error.ts";
 import type { Logger } from "../../lib/core/logger.ts";
 import {
   type ApiServer,
@@ -27,6 +28,8 @@ import { onClock } from "./on_clock.ts";
 import { connect } from "../../lib/client/connect.ts";
 import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
+import { installSnapshotApi } from "../snapshots/install_snapshot_api.ts";
+import { snapshotControllers } from "../snapshots/snapshot_controllers.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
 import { workloadControllers } from "./workload_controllers.ts";
 
@@ -39,9 +42,20 @@ export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "n
    * their requeues (default: wall time). A fast `scaledClock` makes CronJobs fire at once.
    */
   readonly clock?: ClusterClock;
-  /** More controllers to run in the same manager (e.g. the operator under test). */
+  /**
+   * CustomResourceDefinitions to install before the manager starts (the primaries of
+   * `controllers`: a controller's caches only sync once its resources are served).
+   */
+  readonly crds?: readonly KubeObject[];
+  /** More controllers to run in the same manager (e.g. the operator under test), on `clock`. */
   // deno-lint-ignore no-explicit-any
   readonly controllers?: readonly ControllerSpec<any, any>[];
+  /**
+   * Serve `snapshot.storage.k8s.io/v1` (VolumeSnapshot, VolumeSnapshotContent,
+   * VolumeSnapshotClass CRDs, the default class `standard`) with a simulated snapshotter, as
+   * a cluster with external-snapshotter installed does (default true).
+   */
+  readonly snapshots?: boolean;
   /** The manager's logger (default: silent). */
   readonly managerLogger?: Logger;
 }
@@ -64,7 +78,11 @@ export interface Cluster {
 export interface ClusterControllersOptions {
   /** The clock the reconcilers read and requeue on (default: the manager's wall clock). */
   readonly clock?: ClusterClock;
-  /** More controllers to run in the same manager (e.g. the operator under test). */
+  /** CustomResourceDefinitions to install before the manager starts. */
+  readonly crds?: readonly KubeObject[];
+  /** The VolumeSnapshot API and its simulated snapshotter (default true). */
+  readonly snapshots?: boolean;
+  /** More controllers to run in the same manager (e.g. the operator under test), on `clock`. */
   // deno-lint-ignore no-explicit-any
   readonly controllers?: readonly ControllerSpec<any, any>[];
   /** The manager's logger (default: silent). */
@@ -76,8 +94,8 @@ export interface ClusterControllersOptions {
 /**
  * The embedded cluster's controllers as `startApiServer`'s `cluster` option: on the server's
  * kubeconfig, the default `standard` StorageClass is applied and a manager runs the workload,
- * disruption and volume controllers (and `controllers`); the server starts once their caches
- * have synced and stops them before it closes.
+ * disruption, volume and snapshot controllers (and `controllers`, after installing `crds`); the
+ * server starts once their caches have synced and stops them before it closes.
  *
  * @example
  * ```ts
@@ -92,19 +110,28 @@ export function clusterControllers(options: ClusterControllersOptions = {}): Ser
   return async (server) => {
     const client = await connect({ kubeconfigYaml: server.kubeconfig });
     if (E.isLeft(client)) throw new Error(`Cannot start the cluster: ${client.left.message}`);
-    const sc = await client.right.apply(standardStorageClass as KubeObject, {
-      fieldManager: "kubefold-cluster",
-    });
-    if (E.isLeft(sc)) {
+    const withSnapshots = options.snapshots ?? true;
+    let installed: Either<ApiError, unknown> = await client.right.apply(
+      standardStorageClass as KubeObject,
+      { fieldManager: "kubefold-cluster" },
+    );
+    if (E.isRight(installed) && withSnapshots) installed = await installSnapshotApi(client.right);
+    for (const crd of options.crds ?? []) {
+      if (E.isLeft(installed)) break;
+      const r = await client.right.apply(crd, { fieldManager: "kubefold-cluster", force: true });
+      installed = E.isLeft(r) ? r : E.right(undefined);
+    }
+    if (E.isLeft(installed)) {
       client.right.close();
-      throw new Error(`Cannot start the cluster: ${sc.left.message}`);
+      throw new Error(`Cannot start the cluster: ${installed.left.message}`);
     }
     const manager = await startManager({
       client: client.right,
       controllers: [
         ...workloadControllers({ clock: options.clock }),
         ...storageControllers().map((spec) => onClock(spec, options.clock)),
-        ...(options.controllers ?? []),
+        ...(withSnapshots ? snapshotControllers({ clock: options.clock }) : []),
+        ...(options.controllers ?? []).map((c) => onClock(c, options.clock)),
       ],
       ...(options.managerLogger ? { logger: options.managerLogger } : {}),
     });
@@ -134,7 +161,8 @@ export function clusterControllers(options: ClusterControllersOptions = {}): Ser
  * ```
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const { simulation, clock, controllers, managerLogger, ...serverOptions } = options;
+  const { simulation, clock, controllers, crds, managerLogger, snapshots, ...serverOptions } =
+    options;
   let manager: Manager | undefined;
   const server = await startApiServer({
     ...serverOptions,

@@ -60,7 +60,10 @@ async function run(op: Op, o: ApplyPlanOptions): Promise<OpOutcome> {
   const write = { fieldManager, ...(signal ? { signal } : {}) };
   switch (op.type) {
     case "create": {
-      const r = await client.create(withOwner(op.object as KubeObject, o.owner), write);
+      const obj = op.owned === false
+        ? op.object as KubeObject
+        : withOwner(op.object as KubeObject, o.owner);
+      const r = await client.create(obj, write);
       if (r._tag === "Right") return { type: "done", op, object: r.right };
       return isAlreadyExists(r.left)
         ? { type: "already", op }

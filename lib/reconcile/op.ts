@@ -29,7 +29,9 @@ export type PatchType = "merge" | "json" | "strategic";
 
 /**
  * One write. Exhaustive by `type`:
- * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed);
+ * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed); the
+ *   applier makes the primary its controller owner unless `owned` is `false` (an object that
+ *   must outlive the primary, e.g. a final backup);
  * - `apply`: server-side apply of the desired state of a child (fields the reconciler owns);
  * - `patch`: a patch of an object the reconciler does not fully own (e.g. one annotation);
  * - `delete`: DELETE with a uid precondition;
@@ -45,7 +47,12 @@ export type PatchType = "merge" | "json" | "strategic";
  * ```
  */
 export type Op =
-  | { readonly type: "create"; readonly object: DeepReadonly<KubeObject> }
+  | {
+    readonly type: "create";
+    readonly object: DeepReadonly<KubeObject>;
+    /** `false`: no owner reference to the primary (default: owned). */
+    readonly owned?: false;
+  }
   | { readonly type: "apply"; readonly object: DeepReadonly<KubeObject> }
   | {
     readonly type: "patch";
