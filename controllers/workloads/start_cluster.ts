@@ -170,6 +170,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ...(clock ? { now: () => clock.now() } : {}),
     cluster: clusterControllers({
       clock,
+      crds,
+      snapshots,
       controllers,
       managerLogger,
       onManager: (m) => manager = m,
