@@ -92,6 +92,7 @@ export {
   type JsonLoggerOptions,
   type LogFields,
   type Logger,
+  type LogLevel,
   silentLogger,
   withFields,
 } from "./lib/core/logger.ts";
@@ -227,7 +228,15 @@ export {
 export type { ReconcileContext, Reconciler } from "./lib/reconcile/reconciler.ts";
 export { type ReconcileError, terminal, transient } from "./lib/reconcile/reconcile_error.ts";
 export { isEmptyPlan, type Plan } from "./lib/reconcile/plan.ts";
-export { deleteOp, type ObjectRef, type Op, type PatchType, refOf } from "./lib/reconcile/op.ts";
+export {
+  deleteOp,
+  type EventInput,
+  type ObjectRef,
+  type Op,
+  type PatchType,
+  refOf,
+  statusOp,
+} from "./lib/reconcile/op.ts";
 export {
   type World,
   worldFromObjects,
@@ -235,7 +244,12 @@ export {
   worldFromStore,
   type WorldFromStoreOptions,
 } from "./lib/reconcile/world.ts";
-export { controllerUid, isControlledBy, ownerReference } from "./lib/reconcile/owner_reference.ts";
+export {
+  controllerUid,
+  isControlledBy,
+  type OwnedObject,
+  ownerReference,
+} from "./lib/reconcile/owner_reference.ts";
 export {
   type Condition,
   type ConditionInput,
@@ -300,7 +314,6 @@ export {
 export { formatPlan } from "./lib/apply/format_plan.ts";
 export {
   createEventRecorder,
-  type EventInput,
   type EventRecorder,
   type EventRecorderOptions,
   type EventRegarding,
@@ -312,7 +325,11 @@ export {
   controller,
   type ControllerSpec,
   type Kind,
+  kind,
   type OpType,
+  type OwnedResource,
+  type TriggerOptions,
+  watch,
   type WatchTrigger,
   type WriteDeclaration,
 } from "./lib/controller/controller_spec.ts";
@@ -333,6 +350,7 @@ export {
   type ControllerMetrics,
   type ControllerMetricsSnapshot,
   createControllerMetrics,
+  type ReconcileErrorType,
   type ReconcileResult,
 } from "./lib/controller/controller_metrics.ts";
 export { type Manager, type ManagerOptions, startManager } from "./lib/manager/start_manager.ts";

@@ -14,18 +14,28 @@
  * @module
  */
 import {
+  type appsv1,
+  type autoscalingv2,
   controller,
   type ControllerSpec,
+  type corev1,
   type HasMetadata,
-  type Kind,
-  type KubeObject,
+  kind,
+  type networkingv1,
   objectKey,
   type StoreReader,
-  type World,
-  worldFromStore,
+  watch,
 } from "../../mod.ts";
 import { type OamWorld, reconcileApplication } from "./reconcile.ts";
-import { type Application, OAM_API_VERSION, type TraitKind } from "./types.ts";
+import {
+  type Application,
+  type Component,
+  type ExposeTrait,
+  type MonitoringTrait,
+  OAM_API_VERSION,
+  type ScalingTrait,
+  type TraitKind,
+} from "./types.ts";
 
 export { oamCrds } from "./crds.ts";
 export { reconcileApplication } from "./reconcile.ts";
@@ -40,17 +50,20 @@ export {
 export { componentHealth, type HealthInput } from "./component_health.ts";
 export * from "./types.ts";
 
-const oam = (kind: string): Kind => ({ apiVersion: OAM_API_VERSION, kind });
+const oam = <T extends HasMetadata>(name: string) => kind<T>(OAM_API_VERSION, name);
 const kinds = {
-  applications: oam("Application"),
-  components: oam("Component"),
-  ScalingTrait: oam("ScalingTrait"),
-  ExposeTrait: oam("ExposeTrait"),
-  MonitoringTrait: oam("MonitoringTrait"),
-  deployments: { apiVersion: "apps/v1", kind: "Deployment" },
-  services: { apiVersion: "v1", kind: "Service" },
-  ingresses: { apiVersion: "networking.k8s.io/v1", kind: "Ingress" },
-  autoscalers: { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler" },
+  applications: oam<Application & HasMetadata>("Application"),
+  components: oam<Component & HasMetadata>("Component"),
+  ScalingTrait: oam<ScalingTrait & HasMetadata>("ScalingTrait"),
+  ExposeTrait: oam<ExposeTrait & HasMetadata>("ExposeTrait"),
+  MonitoringTrait: oam<MonitoringTrait & HasMetadata>("MonitoringTrait"),
+  deployments: kind<appsv1.Deployment>("apps/v1", "Deployment"),
+  services: kind<corev1.Service>("v1", "Service"),
+  ingresses: kind<networkingv1.Ingress>("networking.k8s.io/v1", "Ingress"),
+  autoscalers: kind<autoscalingv2.HorizontalPodAutoscaler>(
+    "autoscaling/v2",
+    "HorizontalPodAutoscaler",
+  ),
 } as const;
 
 /**
@@ -70,12 +83,11 @@ const kinds = {
  * ```
  */
 export function applicationController(): ControllerSpec<Application & HasMetadata, OamWorld> {
-  let apps: StoreReader<KubeObject> | undefined;
+  let apps: StoreReader<Application & HasMetadata> | undefined;
   // The Applications in the object's namespace that name it (as component or as trait).
   const naming =
     (field: "component" | TraitKind) => (o: { metadata?: { namespace?: string; name?: string } }) =>
-      (apps?.list() ?? []).flatMap((a) => {
-        const app = a as unknown as Application;
+      (apps?.list() ?? []).flatMap((app) => {
         if (app.metadata?.namespace !== o.metadata?.namespace) return [];
         const hit = (app.spec?.components ?? []).some((c) =>
           field === "component"
@@ -96,23 +108,22 @@ export function applicationController(): ControllerSpec<Application & HasMetadat
       { resource: kinds.autoscalers, ops: ["create", "apply", "delete"] },
     ],
     watches: [
-      { resource: kinds.components, keys: naming("component") },
-      { resource: kinds.ScalingTrait, keys: naming("ScalingTrait") },
-      { resource: kinds.ExposeTrait, keys: naming("ExposeTrait") },
-      { resource: kinds.MonitoringTrait, keys: naming("MonitoringTrait") },
+      watch(kinds.components, naming("component")),
+      watch(kinds.ScalingTrait, naming("ScalingTrait")),
+      watch(kinds.ExposeTrait, naming("ExposeTrait")),
+      watch(kinds.MonitoringTrait, naming("MonitoringTrait")),
     ],
     world: (cache) => {
       apps = cache.store(kinds.applications);
-      const w = <T>(k: Kind) => worldFromStore(cache.store(k)) as unknown as World<T>;
       return {
-        components: w(kinds.components),
-        scalingTraits: w(kinds.ScalingTrait),
-        exposeTraits: w(kinds.ExposeTrait),
-        monitoringTraits: w(kinds.MonitoringTrait),
-        deployments: w(kinds.deployments),
-        services: w(kinds.services),
-        ingresses: w(kinds.ingresses),
-        autoscalers: w(kinds.autoscalers),
+        components: cache.world(kinds.components),
+        scalingTraits: cache.world(kinds.ScalingTrait),
+        exposeTraits: cache.world(kinds.ExposeTrait),
+        monitoringTraits: cache.world(kinds.MonitoringTrait),
+        deployments: cache.world(kinds.deployments),
+        services: cache.world(kinds.services),
+        ingresses: cache.world(kinds.ingresses),
+        autoscalers: cache.world(kinds.autoscalers),
       };
     },
     reconcile: (app, world, ctx) => reconcileApplication(app, world, ctx),

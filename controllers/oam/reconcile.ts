@@ -22,15 +22,14 @@ import {
   type DeepReadonly,
   E,
   type Either,
-  type JsonObject,
   type KubeObject,
   objectKey,
   type Plan,
   planChildren,
   type ReconcileContext,
   type ReconcileError,
-  refOf,
   setCondition,
+  statusOp,
   terminal,
 } from "../../mod.ts";
 import { componentHealth } from "./component_health.ts";
@@ -134,7 +133,7 @@ export function reconcileApplication(
   const ops = [...planned.ops];
   if (!deepEqual(status, app.status)) {
     const self = { ...app, apiVersion: OAM_API_VERSION, kind: "Application" };
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }

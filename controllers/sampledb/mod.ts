@@ -12,15 +12,18 @@
  * @module
  */
 import {
+  type appsv1,
+  type batchv1,
   controller,
   type ControllerSpec,
+  type corev1,
   type HasMetadata,
-  type KubeObject,
+  kind,
   objectKey,
   type StoreReader,
-  type World,
-  worldFromStore,
+  watch,
 } from "../../mod.ts";
+import type { VolumeSnapshot } from "../snapshots/types.ts";
 import { SNAPSHOT_API_VERSION } from "../snapshots/types.ts";
 import { SNAPSHOT_OF_LABEL } from "./children.ts";
 import { isClaimOf } from "./plan_cleanup.ts";
@@ -45,16 +48,16 @@ export {
 } from "./children.ts";
 export * from "./types.ts";
 
-const self = { apiVersion: SAMPLEDB_API_VERSION, kind: SAMPLEDB_KIND };
+const self = kind<SampleDB & HasMetadata>(SAMPLEDB_API_VERSION, SAMPLEDB_KIND);
 const kinds = {
-  statefulSets: { apiVersion: "apps/v1", kind: "StatefulSet" },
-  services: { apiVersion: "v1", kind: "Service" },
-  configMaps: { apiVersion: "v1", kind: "ConfigMap" },
-  secrets: { apiVersion: "v1", kind: "Secret" },
-  jobs: { apiVersion: "batch/v1", kind: "Job" },
-  cronJobs: { apiVersion: "batch/v1", kind: "CronJob" },
-  claims: { apiVersion: "v1", kind: "PersistentVolumeClaim" },
-  snapshots: { apiVersion: SNAPSHOT_API_VERSION, kind: "VolumeSnapshot" },
+  statefulSets: kind<appsv1.StatefulSet>("apps/v1", "StatefulSet"),
+  services: kind<corev1.Service>("v1", "Service"),
+  configMaps: kind<corev1.ConfigMap>("v1", "ConfigMap"),
+  secrets: kind<corev1.Secret>("v1", "Secret"),
+  jobs: kind<batchv1.Job>("batch/v1", "Job"),
+  cronJobs: kind<batchv1.CronJob>("batch/v1", "CronJob"),
+  claims: kind<corev1.PersistentVolumeClaim>("v1", "PersistentVolumeClaim"),
+  snapshots: kind<VolumeSnapshot & HasMetadata>(SNAPSHOT_API_VERSION, "VolumeSnapshot"),
 } as const;
 
 /** A fresh random password: 24 characters from a 62-letter alphabet. */
@@ -89,13 +92,12 @@ export function sampleDbController(
   options: SampleDbControllerOptions = {},
 ): ControllerSpec<SampleDB & HasMetadata, SampleDbWorld> {
   const password = options.password ?? randomPassword;
-  let dbs: StoreReader<KubeObject> | undefined;
+  let dbs: StoreReader<SampleDB & HasMetadata> | undefined;
   const key = (o: { metadata?: { namespace?: string } }, name: string) =>
     objectKey(o.metadata?.namespace, name);
   // A claim `data-<db>-<n>` or a Secret named in spec.credentialsSecret wakes its SampleDB.
   const dbsOf = (o: { metadata?: { namespace?: string; name?: string } }, secret: boolean) =>
-    (dbs?.list() ?? []).flatMap((d) => {
-      const db = d as unknown as SampleDB;
+    (dbs?.list() ?? []).flatMap((db) => {
       if (db.metadata?.namespace !== o.metadata?.namespace) return [];
       const hit = secret
         ? db.spec?.credentialsSecret === o.metadata?.name
@@ -125,30 +127,25 @@ export function sampleDbController(
       { resource: kinds.snapshots, ops: ["create"] },
     ],
     watches: [
-      { resource: kinds.claims, keys: (c) => dbsOf(c, false) },
-      { resource: kinds.secrets, keys: (s) => dbsOf(s, true) },
-      {
-        resource: kinds.snapshots,
-        keys: (s) => {
-          const uid = s.metadata?.labels?.[SNAPSHOT_OF_LABEL];
-          const db = uid && dbs?.list().find((d) => d.metadata?.uid === uid);
-          return db ? [key(db, db.metadata?.name ?? "")] : [];
-        },
-      },
+      watch(kinds.claims, (c) => dbsOf(c, false)),
+      watch(kinds.secrets, (s) => dbsOf(s, true)),
+      watch(kinds.snapshots, (s) => {
+        const uid = s.metadata?.labels?.[SNAPSHOT_OF_LABEL];
+        const db = uid && dbs?.list().find((d) => d.metadata?.uid === uid);
+        return db ? [key(db, db.metadata?.name ?? "")] : [];
+      }),
     ],
     world: (cache) => {
       dbs = cache.store(self);
-      const w = <T>(k: { apiVersion: string; kind: string }) =>
-        worldFromStore(cache.store(k)) as unknown as World<T>;
       return {
-        statefulSets: w(kinds.statefulSets),
-        services: w(kinds.services),
-        configMaps: w(kinds.configMaps),
-        secrets: w(kinds.secrets),
-        jobs: w(kinds.jobs),
-        cronJobs: w(kinds.cronJobs),
-        claims: w(kinds.claims),
-        snapshots: w(kinds.snapshots),
+        statefulSets: cache.world(kinds.statefulSets),
+        services: cache.world(kinds.services),
+        configMaps: cache.world(kinds.configMaps),
+        secrets: cache.world(kinds.secrets),
+        jobs: cache.world(kinds.jobs),
+        cronJobs: cache.world(kinds.cronJobs),
+        claims: cache.world(kinds.claims),
+        snapshots: cache.world(kinds.snapshots),
       };
     },
     reconcile: (db, world, ctx) => reconcileSampleDb(db, world, { ...ctx, password: password() }),

@@ -24,13 +24,12 @@ import {
   deleteOp,
   type HasMetadata,
   isControlledBy,
-  type JsonObject,
   type KubeObject,
   objectKey,
   type Op,
   type Plan,
-  refOf,
   setCondition,
+  statusOp,
 } from "../../mod.ts";
 import { SNAPSHOT_API_VERSION, type VolumeSnapshot } from "../snapshots/types.ts";
 import { childNamesOf, DATA_CLAIM, labelsOf, SNAPSHOT_OF_LABEL } from "./children.ts";
@@ -149,7 +148,7 @@ export function planCleanup(db: DeepReadonly<SampleDB>, world: SampleDbWorld, no
   } as SampleDbStatus;
   if (!deepEqual(status, db.status)) {
     const self = withKind(db, SAMPLEDB_API_VERSION, SAMPLEDB_KIND);
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   const done = !sts && claims.length === 0 && !cron && jobState(upgrade) !== "running";
   return done && ops.length === 0 ? { ops: [] } : { ops, requeueAfterMs: CLEANUP_POLL_MS };

@@ -28,7 +28,6 @@ import {
   deleteOp,
   E,
   type Either,
-  type JsonObject,
   type KubeObject,
   objectKey,
   type Op,
@@ -37,7 +36,7 @@ import {
   type ReconcileContext,
   type ReconcileError,
   type Reconciler,
-  refOf,
+  statusOp,
   terminal,
   withFinalizer,
 } from "../../mod.ts";
@@ -120,7 +119,7 @@ function live(db: Db, world: SampleDbWorld, ctx: SampleDbContext): Plan {
   });
   if (!deepEqual(status, db.status)) {
     const self = { ...db, apiVersion: SAMPLEDB_API_VERSION, kind: SAMPLEDB_KIND };
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return { ops };
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { E, type Either } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import type { ApiError } from "../../lib/client/api_error.ts";
 import type { Client } from "../../lib/client/client_types.ts";
 import { snapshotCrds } from "./crds.ts";
@@ -23,7 +23,7 @@ import { defaultSnapshotClass } from "./snapshot_controllers.ts";
  * ```
  */
 export async function installSnapshotApi(client: Client): Promise<Either<ApiError, void>> {
-  const objects = [...snapshotCrds, defaultSnapshotClass] as unknown as KubeObject[];
+  const objects: HasMetadata[] = [...snapshotCrds, defaultSnapshotClass];
   for (const object of objects) {
     const r = await client.apply(object, { fieldManager: "kubefold-cluster", force: true });
     if (E.isLeft(r)) return r;

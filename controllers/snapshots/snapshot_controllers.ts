@@ -5,12 +5,15 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import {
+  controller,
+  type ControllerSpec,
+  kind,
+  watch,
+} from "../../lib/controller/controller_spec.ts";
 import { objectKey } from "../../lib/core/key.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
-import { type World, worldFromStore } from "../../lib/reconcile/world.ts";
 import type { PersistentVolumeClaim } from "../workloads/stateful_set_pods.ts";
 import type { ClusterClock } from "../workloads/cluster_clock.ts";
 import { onClock } from "../workloads/on_clock.ts";
@@ -31,10 +34,16 @@ import {
   type VolumeSnapshotContent,
 } from "./types.ts";
 
-const snapshots = { apiVersion: SNAPSHOT_API_VERSION, kind: "VolumeSnapshot" };
-const contents = { apiVersion: SNAPSHOT_API_VERSION, kind: "VolumeSnapshotContent" };
-const classes = { apiVersion: SNAPSHOT_API_VERSION, kind: "VolumeSnapshotClass" };
-const claims = { apiVersion: "v1", kind: "PersistentVolumeClaim" };
+const snapshots = kind<VolumeSnapshot & HasMetadata>(SNAPSHOT_API_VERSION, "VolumeSnapshot");
+const contents = kind<VolumeSnapshotContent & HasMetadata>(
+  SNAPSHOT_API_VERSION,
+  "VolumeSnapshotContent",
+);
+const classes = kind<VolumeSnapshotClass & HasMetadata>(
+  SNAPSHOT_API_VERSION,
+  "VolumeSnapshotClass",
+);
+const claims = kind<PersistentVolumeClaim & HasMetadata>("v1", "PersistentVolumeClaim");
 const none = () => [];
 
 /** The CSI driver the simulated snapshotter stands for. */
@@ -72,11 +81,12 @@ export function volumeSnapshotController(): ControllerSpec<
   VolumeSnapshot & HasMetadata,
   VolumeSnapshotWorld
 > {
-  let store: StoreReader<KubeObject> | undefined;
+  let store: StoreReader<VolumeSnapshot & HasMetadata> | undefined;
   // A claim wakes the snapshots taken of it (e.g. once it is bound).
-  const ofClaim = (c: { metadata?: { namespace?: string; name?: string } }) =>
-    (store?.list() ?? []).flatMap((o) => {
-      const vs = o as unknown as VolumeSnapshot;
+  const ofClaim = (
+    c: { readonly metadata?: { readonly namespace?: string; readonly name?: string } },
+  ) =>
+    (store?.list() ?? []).flatMap((vs) => {
       return vs.metadata?.namespace === c.metadata?.namespace &&
           vs.spec?.source?.persistentVolumeClaimName === c.metadata?.name
         ? [objectKey(vs.metadata?.namespace, vs.metadata?.name ?? "")]
@@ -90,22 +100,19 @@ export function volumeSnapshotController(): ControllerSpec<
       { resource: contents, ops: ["create", "delete"] },
     ],
     watches: [
-      {
-        resource: contents,
-        keys: (o) => {
-          const ref = (o as unknown as VolumeSnapshotContent).spec?.volumeSnapshotRef;
-          return ref?.name ? [objectKey(ref.namespace, ref.name)] : [];
-        },
-      },
-      { resource: claims, keys: (c) => ofClaim(c) },
-      { resource: classes, keys: none },
+      watch(contents, (content) => {
+        const ref = content.spec?.volumeSnapshotRef;
+        return ref?.name ? [objectKey(ref.namespace, ref.name)] : [];
+      }),
+      watch(claims, (c) => ofClaim(c)),
+      watch(classes, none),
     ],
     world: (cache) => {
       store = cache.store(snapshots);
       return {
-        claims: worldFromStore(cache.store(claims)) as unknown as World<PersistentVolumeClaim>,
-        contents: worldFromStore(cache.store(contents)) as unknown as World<VolumeSnapshotContent>,
-        classes: worldFromStore(cache.store(classes)) as unknown as World<VolumeSnapshotClass>,
+        claims: cache.world(claims),
+        contents: cache.world(contents),
+        classes: cache.world(classes),
       };
     },
     reconcile: (vs, world, ctx) => reconcileVolumeSnapshot(vs, world, ctx),
@@ -131,14 +138,14 @@ export function snapshotContentController(): ControllerSpec<
     for: contents,
     writes: [{ resource: contents, ops: ["status"] }],
     watches: [
-      { resource: snapshots, keys: (o) => [contentNameOf(o as unknown as VolumeSnapshot)] },
-      { resource: claims, keys: none },
-      { resource: classes, keys: none },
+      watch(snapshots, (vs) => [contentNameOf(vs)]),
+      watch(claims, none),
+      watch(classes, none),
     ],
     world: (cache) => ({
-      snapshots: worldFromStore(cache.store(snapshots)) as unknown as World<VolumeSnapshot>,
-      claims: worldFromStore(cache.store(claims)) as unknown as World<PersistentVolumeClaim>,
-      classes: worldFromStore(cache.store(classes)) as unknown as World<VolumeSnapshotClass>,
+      snapshots: cache.world(snapshots),
+      claims: cache.world(claims),
+      classes: cache.world(classes),
     }),
     reconcile: (c, world, ctx) => reconcileSnapshotContent(c, world, ctx),
   });
@@ -156,12 +163,9 @@ export function snapshotContentController(): ControllerSpec<
 export function snapshotControllers(
   options: { readonly clock?: ClusterClock } = {},
 ): readonly ControllerSpec<HasMetadata, unknown>[] {
-  const specs = [
+  const specs: ControllerSpec<HasMetadata, unknown>[] = [
     volumeSnapshotController(),
     snapshotContentController(),
-  ] as unknown as ControllerSpec<
-    HasMetadata,
-    unknown
-  >[];
+  ];
   return specs.map((spec) => onClock(spec, options.clock));
 }

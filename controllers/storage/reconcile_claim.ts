@@ -26,7 +26,7 @@ import { E, type Either } from "../../lib/deps.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { fromLabelSelectorObject, matchesLabels } from "../../lib/core/label_selector.ts";
 import { matchesNodeAffinity } from "../../lib/core/node_affinity.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { Json, JsonObject, KubeObject } from "../../lib/core/object.ts";
 import type { Op } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import type { ReconcileError } from "../../lib/reconcile/reconcile_error.ts";
@@ -93,7 +93,7 @@ function fits(c: Claim, v: Volume, node: string | undefined): boolean {
   if (!(c.spec?.accessModes ?? []).every((m) => modes.includes(m))) return false;
   if (!(size(v) >= requested(c))) return false;
   if (c.spec?.selector) {
-    const sel = fromLabelSelectorObject(c.spec.selector as never);
+    const sel = fromLabelSelectorObject(c.spec.selector);
     if (sel._tag === "Left" || !matchesLabels(sel.right, v.metadata?.labels ?? {})) return false;
   }
   return node === undefined || allowsNode(v, node);
@@ -116,7 +116,7 @@ const status = (c: Claim, phase: string, v?: Volume): Op => ({
     : { phase },
 });
 
-const patchClaim = (c: Claim, patch: Record<string, unknown>): Op => ({
+const patchClaim = (c: Claim, patch: JsonObject): Op => ({
   type: "patch",
   ref: {
     apiVersion: "v1",
@@ -125,7 +125,7 @@ const patchClaim = (c: Claim, patch: Record<string, unknown>): Op => ({
     name: c.metadata?.name ?? "",
   },
   patchType: "merge",
-  patch: patch as never,
+  patch,
 });
 
 const bindOps = (c: Claim, v: Volume, provisioner?: string): Op[] => [
@@ -139,7 +139,7 @@ const bindOps = (c: Claim, v: Volume, provisioner?: string): Op[] => [
           : {}),
       },
     },
-    spec: { volumeName: v.metadata?.name },
+    spec: { volumeName: v.metadata?.name ?? "" },
   }),
   status(c, "Bound", v),
 ];
@@ -149,7 +149,7 @@ export function provisionedVolume(
   c: Claim,
   cls: DeepReadonly<StorageClass>,
   node: string | undefined,
-): PersistentVolume {
+): KubeObject & PersistentVolume {
   const name = `pvc-${c.metadata?.uid}`;
   return {
     apiVersion: "v1",
@@ -208,8 +208,13 @@ export function reconcileClaim(
     const v = world.volumes.get(name);
     if (!v) return E.right({ ops: [status(claim, "Lost")] });
     const ref = v.spec?.claimRef;
-    if (ref?.uid === claim.metadata?.uid) return E.right({ ops: [status(claim, "Bound", v)] });
-    if (ref) return E.right({ ops: [status(claim, "Pending")] }); // taken by another claim
+    if (ref?.uid && ref.uid === claim.metadata?.uid) {
+      return E.right({ ops: [status(claim, "Bound", v)] });
+    }
+    const ours = !ref ||
+      (!ref.uid && ref.name === claim.metadata?.name &&
+        ref.namespace === claim.metadata?.namespace);
+    if (!ours) return E.right({ ops: [status(claim, "Pending")] }); // taken by another claim
     return E.right({ ops: [claimVolume(v, claim), status(claim, "Pending")] });
   }
   const node = claim.metadata?.annotations?.[SELECTED_NODE];
@@ -234,24 +239,25 @@ export function reconcileClaim(
   if (cls?.provisioner !== SIMULATED_PROVISIONER) return E.right(pending);
   const pv = provisionedVolume(claim, cls, node);
   return E.right({
-    ops: [{ type: "create", object: pv as never }, ...bindOps(claim, pv, cls.provisioner)],
+    ops: [{ type: "create", object: pv }, ...bindOps(claim, pv, cls.provisioner)],
   });
 }
 
 /** Sets a volume's claimRef, only if it is still the version this decision saw. */
 function claimVolume(v: Volume, c: Claim): Op {
+  const annotations: Record<string, string> = {
+    ...v.metadata?.annotations,
+    [BOUND_BY_CONTROLLER]: "yes",
+  };
+  const patch: Json = [
+    { op: "test", path: "/metadata/resourceVersion", value: v.metadata?.resourceVersion ?? "" },
+    { op: "add", path: "/spec/claimRef", value: claimRef(c) },
+    { op: "add", path: "/metadata/annotations", value: annotations },
+  ];
   return {
     type: "patch",
     ref: { apiVersion: "v1", kind: "PersistentVolume", name: v.metadata?.name ?? "" },
     patchType: "json",
-    patch: [
-      { op: "test", path: "/metadata/resourceVersion", value: v.metadata?.resourceVersion ?? "" },
-      { op: "add", path: "/spec/claimRef", value: claimRef(c) },
-      {
-        op: "add",
-        path: "/metadata/annotations",
-        value: { ...(v.metadata?.annotations ?? {}), [BOUND_BY_CONTROLLER]: "yes" },
-      },
-    ] as never,
+    patch,
   };
 }

@@ -62,13 +62,13 @@ export function reconcileVolume(
     else if (ref.uid === undefined || ref.uid === "") phase = "Available"; // pre-bound, claim to come
     else {
       const policy = pv.spec?.persistentVolumeReclaimPolicy ?? "Retain";
-      if (policy === "Delete") return E.right({ ops: [deleteOp(pv as never)] });
+      if (policy === "Delete") return E.right({ ops: [deleteOp(pv)] });
       if (policy === "Recycle") {
         ops.push({
           type: "patch",
           ref: { apiVersion: "v1", kind: "PersistentVolume", name },
           patchType: "json",
-          patch: [{ op: "remove", path: "/spec/claimRef" }] as never,
+          patch: [{ op: "remove", path: "/spec/claimRef" }],
         });
         phase = "Available";
       } else phase = "Released";

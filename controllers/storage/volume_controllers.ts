@@ -4,23 +4,24 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import {
+  controller,
+  type ControllerSpec,
+  kind,
+  watch,
+} from "../../lib/controller/controller_spec.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
 import { type ClaimWorld, reconcileClaim } from "./reconcile_claim.ts";
 import { reconcileVolume, type VolumeWorld } from "./reconcile_volume.ts";
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from "./volume_types.ts";
 
-const claims = { apiVersion: "v1", kind: "PersistentVolumeClaim" };
-const volumes = { apiVersion: "v1", kind: "PersistentVolume" };
-const classes = { apiVersion: "storage.k8s.io/v1", kind: "StorageClass" };
+const claims = kind<PersistentVolumeClaim & HasMetadata>("v1", "PersistentVolumeClaim");
+const volumes = kind<PersistentVolume & HasMetadata>("v1", "PersistentVolume");
+const classes = kind<StorageClass & HasMetadata>("storage.k8s.io/v1", "StorageClass");
 
-type Meta = { metadata?: { namespace?: string; name?: string } };
-const keyOf = (o: Meta) => objectKey(o.metadata?.namespace, o.metadata?.name ?? "");
+const keyOf = (o: HasMetadata) => objectKey(o.metadata?.namespace, o.metadata?.name ?? "");
 
 /**
  * The claim controller spec: PersistentVolumeClaims are primary; a volume's events wake the
@@ -33,28 +34,21 @@ const keyOf = (o: Meta) => objectKey(o.metadata?.namespace, o.metadata?.name ?? 
  * ```
  */
 export function claimController(): ControllerSpec<PersistentVolumeClaim & HasMetadata, ClaimWorld> {
-  let pvcs: StoreReader<KubeObject> | undefined;
-  const unbound = () =>
-    (pvcs?.list() ?? []).filter((c) => !(c as PersistentVolumeClaim).spec?.volumeName).map(keyOf);
+  let pvcs: StoreReader<PersistentVolumeClaim & HasMetadata> | undefined;
+  const unbound = () => (pvcs?.list() ?? []).filter((c) => !c.spec?.volumeName).map(keyOf);
   return controller<PersistentVolumeClaim & HasMetadata, ClaimWorld>({
     name: "persistentvolume-binder-claims",
     for: claims,
     watches: [
-      {
-        resource: volumes,
-        keys: (pv) => {
-          const ref = (pv as PersistentVolume).spec?.claimRef;
-          return ref?.name ? [objectKey(ref.namespace, ref.name)] : unbound();
-        },
-      },
-      { resource: classes, keys: () => unbound() },
+      watch(volumes, (pv) => {
+        const ref = pv.spec?.claimRef;
+        return ref?.name ? [objectKey(ref.namespace, ref.name)] : unbound();
+      }),
+      watch(classes, () => unbound()),
     ],
     world: (cache) => {
       pvcs = cache.store(claims);
-      return {
-        volumes: worldFromStore(cache.store(volumes)) as unknown as World<PersistentVolume>,
-        classes: worldFromStore(cache.store(classes)) as unknown as World<StorageClass>,
-      };
+      return { volumes: cache.world(volumes), classes: cache.world(classes) };
     },
     reconcile: (pvc, world, ctx) => reconcileClaim(pvc, world, ctx),
   });
@@ -71,27 +65,23 @@ export function claimController(): ControllerSpec<PersistentVolumeClaim & HasMet
  * ```
  */
 export function volumeController(): ControllerSpec<PersistentVolume & HasMetadata, VolumeWorld> {
-  let pvs: StoreReader<KubeObject> | undefined;
+  let pvs: StoreReader<PersistentVolume & HasMetadata> | undefined;
   return controller<PersistentVolume & HasMetadata, VolumeWorld>({
     name: "persistentvolume-binder-volumes",
     for: volumes,
-    watches: [{
-      resource: claims,
-      keys: (pvc) => {
-        const c = pvc as PersistentVolumeClaim;
+    watches: [
+      watch(claims, (c) => {
         const named = c.spec?.volumeName ? [c.spec.volumeName] : [];
         const bound = (pvs?.list() ?? []).filter((v) => {
-          const ref = (v as PersistentVolume).spec?.claimRef;
+          const ref = v.spec?.claimRef;
           return ref?.namespace === c.metadata?.namespace && ref?.name === c.metadata?.name;
         }).map(keyOf);
         return [...new Set([...named, ...bound])];
-      },
-    }],
+      }),
+    ],
     world: (cache) => {
       pvs = cache.store(volumes);
-      return {
-        claims: worldFromStore(cache.store(claims)) as unknown as World<PersistentVolumeClaim>,
-      };
+      return { claims: cache.world(claims) };
     },
     reconcile: (pv, world, ctx) => reconcileVolume(pv, world, ctx),
   });
@@ -108,8 +98,6 @@ export function volumeController(): ControllerSpec<PersistentVolume & HasMetadat
  * ```
  */
 export function storageControllers(): readonly ControllerSpec<HasMetadata, unknown>[] {
-  return [claimController(), volumeController()] as unknown as ControllerSpec<
-    HasMetadata,
-    unknown
-  >[];
+  const specs: ControllerSpec<HasMetadata, unknown>[] = [claimController(), volumeController()];
+  return specs;
 }

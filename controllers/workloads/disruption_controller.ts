@@ -3,13 +3,15 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import {
+  controller,
+  type ControllerSpec,
+  kind,
+  watch,
+} from "../../lib/controller/controller_spec.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
 import { fromLabelSelectorObject, matchesLabels } from "../../lib/core/label_selector.ts";
 import type { Pod } from "./pod_facts.ts";
 import {
@@ -19,13 +21,13 @@ import {
   type Scalable,
 } from "./reconcile_pod_disruption_budget.ts";
 
-const pdbs = { apiVersion: "policy/v1", kind: "PodDisruptionBudget" };
-const pods = { apiVersion: "v1", kind: "Pod" };
+const pdbs = kind<PodDisruptionBudget & HasMetadata>("policy/v1", "PodDisruptionBudget");
+const pods = kind<Pod>("v1", "Pod");
 const scalables = [
-  { apiVersion: "apps/v1", kind: "ReplicaSet" },
-  { apiVersion: "apps/v1", kind: "Deployment" },
-  { apiVersion: "apps/v1", kind: "StatefulSet" },
-  { apiVersion: "v1", kind: "ReplicationController" },
+  kind<Scalable>("apps/v1", "ReplicaSet"),
+  kind<Scalable>("apps/v1", "Deployment"),
+  kind<Scalable>("apps/v1", "StatefulSet"),
+  kind<Scalable>("v1", "ReplicationController"),
 ];
 
 /**
@@ -43,13 +45,13 @@ export function disruptionController(): ControllerSpec<
   PodDisruptionBudget & HasMetadata,
   DisruptionWorld
 > {
-  let budgets: StoreReader<KubeObject> | undefined;
+  let budgets: StoreReader<PodDisruptionBudget & HasMetadata> | undefined;
   const inNamespace = (o: HasMetadata) =>
     (budgets?.list() ?? []).filter((b) => b.metadata?.namespace === o.metadata?.namespace);
   const keyOf = (b: HasMetadata) => objectKey(b.metadata?.namespace, b.metadata?.name ?? "");
   const selecting = (pod: HasMetadata) =>
     inNamespace(pod).filter((b) => {
-      const sel = (b as unknown as PodDisruptionBudget).spec?.selector;
+      const sel = b.spec?.selector;
       const parsed = sel ? fromLabelSelectorObject(sel) : undefined;
       return parsed?._tag === "Right" && parsed.right.length > 0 &&
         matchesLabels(parsed.right, pod.metadata?.labels ?? {});
@@ -58,21 +60,14 @@ export function disruptionController(): ControllerSpec<
     name: "disruption",
     for: pdbs,
     watches: [
-      { resource: pods, keys: (p) => selecting(p) },
-      ...scalables.map((resource) => ({
-        resource,
-        keys: (o: HasMetadata) => inNamespace(o).map(keyOf),
-      })),
+      watch(pods, (p) => selecting(p)),
+      ...scalables.map((resource) => watch(resource, (o) => inNamespace(o).map(keyOf))),
     ],
     world: (cache) => {
       budgets = cache.store(pdbs);
       return {
-        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
-        controllers: Object.fromEntries(
-          scalables.map((
-            k,
-          ) => [k.kind, worldFromStore(cache.store(k)) as unknown as World<Scalable>]),
-        ),
+        pods: cache.world(pods),
+        controllers: Object.fromEntries(scalables.map((k) => [k.kind, cache.world(k)])),
       };
     },
     reconcile: (pdb, world, ctx) => reconcilePodDisruptionBudget(pdb, world, ctx),

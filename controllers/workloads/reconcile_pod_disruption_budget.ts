@@ -122,7 +122,7 @@ export function reconcilePodDisruptionBudget(
 ): Either<ReconcileError, Plan> {
   const ns = pdb.metadata?.namespace ?? "";
   const sel = pdb.spec?.selector;
-  const parsed = sel ? fromLabelSelectorObject(sel as k8sMeta.LabelSelector) : undefined;
+  const parsed = sel ? fromLabelSelectorObject(sel) : undefined;
   const selector = parsed?._tag === "Right" && parsed.right.length ? parsed.right : undefined;
   const pods = selector
     ? world.pods.list().filter((p) =>

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { metadataMismatch, metadataRequest, partialObjectMetadata } from "./partial_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { failure } from "../core/status.ts";
 import { YAML } from "../deps.ts";
@@ -43,6 +44,11 @@ function respondObject(req: Request, info: ResourceInfo, obj: KubeObject, now: n
   }
   if (rep === "yaml") {
     return new Response(YAML.stringify(obj), { headers: { "content-type": "application/yaml" } });
+  }
+  if (rep === "metadata") {
+    const m = metadataRequest(req.headers.get("accept"))!;
+    if (m.list) fail("NotAcceptable", metadataMismatch(m, info.listKind, info.kind));
+    return json(partialObjectMetadata(obj, m.apiVersion));
   }
   return json(obj);
 }
@@ -111,6 +117,10 @@ export async function handleList(
 ): Promise<Response> {
   const q = new URL(req.url).searchParams;
   const rep = negotiate(req.headers.get("accept"));
+  const asMetadata = rep === "metadata" ? metadataRequest(req.headers.get("accept")) : undefined;
+  if (asMetadata && !asMetadata.list) {
+    fail("NotAcceptable", metadataMismatch(asMetadata, info.listKind, info.kind));
+  }
   const filter = buildFilter(info, q);
   const limit = Math.max(0, Math.floor(Number(q.get("limit") ?? "0")) || 0);
   const cont = q.get("continue") || undefined;
@@ -184,6 +194,15 @@ export async function handleList(
   }
   const gv = groupVersion(info);
   const meta = next ? { resourceVersion: listRv, continue: next } : { resourceVersion: listRv };
+  if (asMetadata) {
+    const items = selected.map((i) => partialObjectMetadata(i.object, asMetadata.apiVersion));
+    return json({
+      kind: "PartialObjectMetadataList",
+      apiVersion: asMetadata.apiVersion,
+      metadata: meta,
+      items,
+    });
+  }
   if (rep === "yaml") {
     const items = views;
     const list = { apiVersion: gv, kind: info.listKind, metadata: meta, items };

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { metadataRequest, partialObjectMetadata } from "./partial_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { failure, type Status } from "../core/status.ts";
 import { fail, negotiate, objectJson, parseBool } from "./http_util.ts";
@@ -71,7 +72,10 @@ export function handleWatch(
     const fs = q.get("fieldSelector");
     q.set("fieldSelector", `metadata.name=${name}${fs ? `,${fs}` : ""}`);
   }
-  const table = negotiate(req.headers.get("accept")) === "table";
+  const rep = negotiate(req.headers.get("accept"));
+  const table = rep === "table";
+  // Each event's object as PartialObjectMetadata, whichever of the two forms was asked for.
+  const asMetadata = rep === "metadata" ? metadataRequest(req.headers.get("accept")) : undefined;
   const include = parseIncludeObject(q.get("includeObject"));
   const filter = buildFilter(info, q);
   const { initial } = validate(q);
@@ -163,6 +167,7 @@ export function handleWatch(
         if (rv !== undefined) {
           v = { ...v, metadata: { ...v.metadata, resourceVersion: String(rv) } };
         }
+        if (asMetadata) return line(type, partialObjectMetadata(v, asMetadata.apiVersion));
         if (!table) return line(type, v);
         const withColumns = !sentColumns;
         sentColumns = true;
@@ -196,7 +201,7 @@ export function handleWatch(
       };
       const deliver = (e: StoredEvent) => inOrder([e.object, e.prev], () => send(e));
       const emit = (e: StoredEvent, type: EventType, obj: KubeObject) => {
-        if (table || obj.apiVersion !== gv) return push(render(type, obj));
+        if (table || asMetadata || obj.apiVersion !== gv) return push(render(type, obj));
         let bytes = lineCache.get(e);
         if (!bytes) {
           e.json ??= objectJson(e.object);
@@ -208,7 +213,12 @@ export function handleWatch(
       const bookmark = (annotate: boolean) => {
         const meta: Record<string, unknown> = { resourceVersion: String(ctx.storage.rv) };
         if (annotate) meta.annotations = { "k8s.io/initial-events-end": "true" };
-        push(line("BOOKMARK", { kind: info.kind, apiVersion: gv, metadata: meta }));
+        push(line(
+          "BOOKMARK",
+          asMetadata
+            ? { kind: "PartialObjectMetadata", apiVersion: asMetadata.apiVersion, metadata: meta }
+            : { kind: info.kind, apiVersion: gv, metadata: meta },
+        ));
       };
       const error = (s: Status) => {
         push(line("ERROR", s));

@@ -160,8 +160,8 @@ export function parseAccept(header: string | null): MediaType[] {
   }).filter((m) => m.type);
 }
 
-/** What representation a read should produce. */
-export type Representation = "json" | "table" | "yaml";
+/** What representation a read should produce (`metadata`: see `partial_metadata.ts`). */
+export type Representation = "json" | "table" | "yaml" | "metadata";
 
 /** Picks the representation for an object read from the Accept header. */
 export function negotiate(accept: string | null): Representation {
@@ -170,6 +170,12 @@ export function negotiate(accept: string | null): Representation {
       if (m.params.as === "Table") {
         if (m.params.g === "meta.k8s.io" && (m.params.v === "v1" || m.params.v === "v1beta1")) {
           return "table";
+        }
+        continue;
+      }
+      if (m.params.as === "PartialObjectMetadata" || m.params.as === "PartialObjectMetadataList") {
+        if (m.params.g === "meta.k8s.io" && (m.params.v === "v1" || m.params.v === "v1beta1")) {
+          return "metadata";
         }
         continue;
       }

@@ -27,10 +27,12 @@ export {
   type ServerCompanion,
   startApiServer,
 } from "./server.ts";
+export type { PersistenceLogger } from "./persistence/mod.ts";
 export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
 export {
   type FaultControl,
+  type FaultKind,
   type FaultOptions,
   type FaultSettings,
   parseFaults,

@@ -121,7 +121,12 @@ export interface ApiServer {
   readonly caCert?: string;
   /** Requests served so far by `verb resource` (e.g. `list pods`). */
   readonly requestCounts: () => Record<string, number>;
-  /** Direct access for tests and in-process tooling. */
+  /**
+   * The server's state (storage, registry, hooks), for kubefold's own tests and in-process
+   * tooling; not a stable API.
+   *
+   * @internal
+   */
   readonly context: ServerContext;
   /** Forgets all watch history: watches resuming from older revisions get 410 Gone. */
   readonly compactHistory: () => void;

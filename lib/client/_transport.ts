@@ -13,12 +13,19 @@ import type { Logger } from "./logger.ts";
 
 /** One HTTP request to the API server. */
 export interface RequestSpec {
+  /** The HTTP method. */
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path from the server root, e.g. `/api/v1/namespaces/default/pods`. */
   readonly path: string;
+  /** The query string. */
   readonly query?: URLSearchParams;
+  /** The body, already serialized. */
   readonly body?: string;
+  /** The body's `Content-Type`. */
   readonly contentType?: string;
+  /** The `Accept` header; default `application/json`. */
+  readonly accept?: string;
+  /** Aborts the request (and its retries). */
   readonly signal?: AbortSignal;
   /** The verb for messages (`get`, `list`, `patch`, ...). */
   readonly verb: string;
@@ -84,7 +91,7 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
         method: spec.method,
         headers: {
           ...headers.right,
-          accept: "application/json",
+          accept: spec.accept ?? "application/json",
           "user-agent": options.userAgent,
           ...(spec.contentType ? { "content-type": spec.contentType } : {}),
         },

@@ -5,6 +5,7 @@
  */
 import { asyncScheduler, E, type Either, type SchedulerLike } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";
 import type { ApiError, RequestTarget } from "./api_error.ts";
@@ -26,6 +27,11 @@ import type {
   WriteOptions,
 } from "./client_types.ts";
 
+// What client-go's metadata client and kube-rs ask for: objects as meta.k8s.io/v1
+// PartialObjectMetadata (one per watch event) and lists as PartialObjectMetadataList.
+const metadataAccept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+const metadataListAccept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
 /** Options of {@link createClient}. */
 export interface ClientOptions {
   /** Default `globalThis.fetch`. */
@@ -38,6 +44,7 @@ export interface ClientOptions {
   readonly userAgent?: string;
   /** Field manager of writes; default `kubefold`. */
   readonly fieldManager?: string;
+  /** Receives debug logs (retries). Default: none. */
   readonly logger?: Logger;
   /** Clock and timers of retries and the budget; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -113,7 +120,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     "plural" in spec
       ? Promise.resolve(E.right(spec))
       : discovery.resolve(spec.apiVersion, spec.kind, signal);
-  const resolveObject = (obj: KubeObject, verb: string, signal?: AbortSignal) =>
+  const resolveObject = (obj: HasMetadata, verb: string, signal?: AbortSignal) =>
     obj.apiVersion && obj.kind
       ? resolve({ apiVersion: obj.apiVersion, kind: obj.kind }, signal)
       : Promise.resolve(E.left<ApiError, ApiResource>({
@@ -138,13 +145,14 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       query: listQuery(o),
       verb: "list",
       object,
+      ...(o.metadataOnly ? { accept: metadataListAccept } : {}),
       signal: o.signal,
     });
     return checkListItems(r, object);
   };
 
   const write = async <T>(
-    obj: KubeObject,
+    obj: HasMetadata,
     verb: "create" | "replace" | "replaceStatus",
     o: WriteOptions,
   ): Result<T> => {
@@ -248,6 +256,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         query: watchQuery(o),
         verb: "watch",
         object,
+        ...(o.metadataOnly ? { accept: metadataAccept } : {}),
         signal: o.signal,
       });
       return E.isLeft(res) ? res : watchBody(res.right, object);

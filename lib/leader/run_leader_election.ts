@@ -46,6 +46,7 @@ export interface LeaderElectionOptions {
   readonly stop$?: Observable<unknown>;
   /** Clock and timers; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** Receives the election's log lines. Default: none. */
   readonly logger?: Logger;
   /** Random numbers in [0, 1) seeding the retry jitter; default `Math.random`. */
   readonly random?: () => number;

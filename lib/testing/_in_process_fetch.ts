@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { metadataRequest } from "../apiserver/partial_metadata.ts";
 import { failure } from "../core/status.ts";
 import type { SchedulerLike } from "../deps.ts";
 import type { ServerContext } from "../apiserver/context.ts";
@@ -90,7 +91,8 @@ export function inProcessFetch(deps: InProcessDeps): typeof fetch {
     expired: boolean,
   ) => {
     const { info, namespace } = target;
-    const watchRequest = { signal: req.signal, expired };
+    const metadata = metadataRequest(req.headers.get("accept"));
+    const watchRequest = { signal: req.signal, expired, ...(metadata ? { metadata } : {}) };
     if (target.type === "collection") {
       switch (verb) {
         case "watch":

@@ -9,7 +9,7 @@ import type { ApiError } from "../client/api_error.ts";
 import { backoffDelay, type BackoffOptions } from "../client/backoff_delay.ts";
 import type { Client, ResourceSpec, ScopeOptions } from "../client/client_types.ts";
 import { type Logger, silentLogger } from "../client/logger.ts";
-import type { ApiResource } from "../client/api_resource.ts";
+import { type ApiResource, apiVersionOf } from "../client/api_resource.ts";
 import type { WatchEvent } from "./watch_event.ts";
 import { createLineDecoder } from "./create_line_decoder.ts";
 import { parseWireEvent } from "./parse_wire_event.ts";
@@ -35,6 +35,7 @@ export interface ListWatchOptions extends ScopeOptions {
   readonly scheduler?: SchedulerLike;
   /** Random numbers in [0, 1) for jitter and timeouts; default `Math.random`. */
   readonly random?: () => number;
+  /** Receives warnings (failures, recoveries) and info lines. Default: none. */
   readonly logger?: Logger;
   /** Checks each object; a message skips it (logged). Default: it has `metadata.name`. */
   readonly check?: (object: unknown) => string | undefined;
@@ -84,7 +85,17 @@ export function listWatch<T = KubeObject>(
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     ...(options.labelSelector !== undefined ? { labelSelector: options.labelSelector } : {}),
     ...(options.fieldSelector !== undefined ? { fieldSelector: options.fieldSelector } : {}),
+    ...(options.metadataOnly ? { metadataOnly: true } : {}),
   };
+  // Metadata-only objects come as meta.k8s.io/v1 PartialObjectMetadata: they get the
+  // resource's apiVersion and kind back, as controller-runtime's metadata cache does.
+  const typeMeta = "plural" in resource
+    ? { apiVersion: apiVersionOf(resource), kind: resource.kind }
+    : { apiVersion: resource.apiVersion, kind: resource.kind };
+  const typed = (object: unknown): unknown =>
+    options.metadataOnly && object !== null && typeof object === "object"
+      ? { ...object, ...typeMeta }
+      : object;
 
   return new Observable<WatchEvent<T>>((subscriber) => {
     const abort = new AbortController();
@@ -115,9 +126,13 @@ export function listWatch<T = KubeObject>(
     const onLine = (line: string): void => {
       if (!streaming()) return;
       const parsed = parseWireEvent(line);
+      const event = E.isRight(parsed) && options.metadataOnly && parsed.right.type !== "ERROR" &&
+          parsed.right.type !== "BOOKMARK"
+        ? { ...parsed.right, object: typed(parsed.right.object) }
+        : undefined;
       feed(
         E.isRight(parsed)
-          ? { type: "received", event: parsed.right }
+          ? { type: "received", event: event ?? parsed.right }
           : { type: "badLine", message: parsed.left },
       );
     };
@@ -177,7 +192,7 @@ export function listWatch<T = KubeObject>(
         E.isLeft(page) ? { type: "listFailed", error: page.left } : {
           type: "listed",
           page: {
-            items: page.right.items,
+            items: options.metadataOnly ? page.right.items.map(typed) : page.right.items,
             resourceVersion: page.right.metadata?.resourceVersion ?? "",
             ...(page.right.metadata?.continue ? { continue: page.right.metadata.continue } : {}),
           },

@@ -61,5 +61,6 @@ export interface RestoredObject {
 
 /** Where persistence reports what it recovered from (e.g. a torn last record). */
 export interface PersistenceLogger {
+  /** Reports something recovered from, e.g. a torn last log record dropped at start. */
   warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
 }

@@ -6,7 +6,9 @@
 
 /** What to run: a command with arguments and extra environment variables. */
 export interface CommandRequest {
+  /** The executable. */
   readonly command: string;
+  /** Its arguments. */
   readonly args: readonly string[];
   /** Added to the process's own environment. */
   readonly env: Readonly<Record<string, string>>;
@@ -14,8 +16,11 @@ export interface CommandRequest {
 
 /** How a command ended: exit code and its captured output. */
 export interface CommandResult {
+  /** Exit code. */
   readonly code: number;
+  /** Everything written to standard output. */
   readonly stdout: string;
+  /** Everything written to standard error. */
   readonly stderr: string;
 }
 

@@ -81,7 +81,7 @@ Deno.test("reconcileApplication() never writes objects it does not control", () 
         if (step.type !== "reconcile") return stepModel(m, step);
         const plan = reconcileModel(m);
         for (const op of plan.ops) {
-          if (op.type === "status" || op.type === "patch") continue;
+          if (op.type === "status" || op.type === "patch" || op.type === "event") continue;
           const [kind, name] = op.type === "delete"
             ? [op.ref.kind, op.ref.name]
             : [op.object.kind, op.object.metadata?.name];
