@@ -123,10 +123,11 @@ export {
   createRequestBudget,
   type RequestBudget,
   type RequestBudgetOptions,
+  type RequestPriority,
 } from "./lib/client/create_request_budget.ts";
 export type { BucketOptions } from "./lib/client/adaptive_bucket.ts";
 export type { BackoffOptions } from "./lib/client/backoff_delay.ts";
-export type { RequestSpec } from "./lib/client/_transport.ts";
+export type { RequestSpec, RequestTimeouts } from "./lib/client/_transport.ts";
 export { type ApiError, describeObject, type RequestTarget } from "./lib/client/api_error.ts";
 export {
   isAlreadyExists,

@@ -11,6 +11,7 @@ import { type FieldError, invalid } from "../core/status.ts";
 import { ApiFailure, fail, json } from "./http_util.ts";
 import { requestObject } from "./handle_write.ts";
 import type { AccessControl } from "./access_control.ts";
+import type { ServerContext } from "./context.ts";
 import type { RbacPolicy, RequestAttributes, UserInfo } from "./rbac/types.ts";
 import { rulesFor } from "./rbac/rules_for.ts";
 
@@ -67,8 +68,13 @@ function answer(body: Obj, status: Obj, spec?: Obj): Response {
   }, 201);
 }
 
-async function reviewBody(req: Request, kind: string, group: string): Promise<Obj> {
-  const body = rec(await requestObject(req));
+async function reviewBody(
+  ctx: ServerContext,
+  req: Request,
+  kind: string,
+  group: string,
+): Promise<Obj> {
+  const body = rec(await requestObject(ctx, req));
   if (body.kind !== undefined && body.kind !== kind) {
     fail(
       "BadRequest",
@@ -110,22 +116,23 @@ export function userInfoJson(user: UserInfo): Obj {
  *
  * @example
  * ```ts ignore
- * const handlers = reviewHandlers(access, policy);
+ * const handlers = reviewHandlers(ctx, access, policy);
  * await handlers.get("authorization.k8s.io/selfsubjectaccessreviews")!(req, undefined, user);
  * ```
  */
 export function reviewHandlers(
+  ctx: ServerContext,
   access: AccessControl,
   policy: RbacPolicy,
 ): Map<string, CreateHandler> {
   const az = "authorization.k8s.io", an = "authentication.k8s.io";
   const selfAccess: CreateHandler = async (req, _ns, user) => {
-    const body = await reviewBody(req, "SelfSubjectAccessReview", az);
+    const body = await reviewBody(ctx, req, "SelfSubjectAccessReview", az);
     const d = access.decide(reviewAttributes("SelfSubjectAccessReview", rec(body.spec), user));
     return answer(body, accessStatus(d.allowed, d.reason));
   };
   const subjectAccess = (kind: string): CreateHandler => async (req, ns) => {
-    const body = await reviewBody(req, kind, az);
+    const body = await reviewBody(ctx, req, kind, az);
     const spec = { ...rec(body.spec) };
     if (!str(spec.user) && strings(spec.groups).length === 0) {
       reject(kind, az, [{
@@ -145,7 +152,7 @@ export function reviewHandlers(
     return answer(body, accessStatus(d.allowed, d.reason), spec);
   };
   const selfRules: CreateHandler = async (req, _ns, user) => {
-    const body = await reviewBody(req, "SelfSubjectRulesReview", az);
+    const body = await reviewBody(ctx, req, "SelfSubjectRulesReview", az);
     const namespace = str(rec(body.spec).namespace);
     const rules = rulesFor(policy, user, namespace);
     return answer(body, {
@@ -156,7 +163,7 @@ export function reviewHandlers(
     });
   };
   const tokenReview: CreateHandler = async (req) => {
-    const body = await reviewBody(req, "TokenReview", an);
+    const body = await reviewBody(ctx, req, "TokenReview", an);
     const spec = rec(body.spec);
     const r = await access.authenticator.token(str(spec.token), strings(spec.audiences));
     return answer(
@@ -168,7 +175,7 @@ export function reviewHandlers(
     );
   };
   const selfReview: CreateHandler = async (req, _ns, user) => {
-    const body = await reviewBody(req, "SelfSubjectReview", an);
+    const body = await reviewBody(ctx, req, "SelfSubjectReview", an);
     return answer(body, { userInfo: userInfoJson(user) });
   };
   return new Map([

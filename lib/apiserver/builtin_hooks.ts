@@ -11,6 +11,7 @@ import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
 import { groupHooks } from "./group_hooks.ts";
+import { bytesToBase64, configMapSizeErrors, secretSizeErrors } from "./data_size_limits.ts";
 import { containerNameErrors } from "./container_names.ts";
 import { webhookConfigurationHooks } from "./admission/webhook_configuration_hooks.ts";
 
@@ -170,14 +171,16 @@ const secretHooks: KindHooks = {
     if (isPlainObject(obj.stringData)) {
       const data = isPlainObject(obj.data) ? { ...obj.data } : {};
       for (const [k, v] of Object.entries(obj.stringData)) {
-        data[k] = btoa(String.fromCharCode(...new TextEncoder().encode(String(v))));
+        data[k] = bytesToBase64(new TextEncoder().encode(String(v)));
       }
       obj.data = data;
     }
     delete obj.stringData;
-    return [];
+    return secretSizeErrors(obj);
   },
 };
+
+const configMapHooks: KindHooks = { validate: configMapSizeErrors };
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
@@ -301,6 +304,7 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["/namespaces", namespaceHooks],
     ["/pods", podHooks],
     ["/secrets", secretHooks],
+    ["/configmaps", configMapHooks],
     ["/services", serviceHooks],
     ["apps/deployments", workloadHooks("Deployment")],
     ["apps/replicasets", workloadHooks("ReplicaSet")],

@@ -26,7 +26,7 @@ export function evictionHandler(ctx: ServerContext): SubresourceHandler {
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
   const pdbInfo = ctx.registry.lookup("policy", "v1", "poddisruptionbudgets")!;
   return async (req, namespace, name) => {
-    const body = await requestObject(req);
+    const body = await requestObject(ctx, req);
     if (!isPlainObject(body) || body.kind !== "Eviction") {
       fail(
         "BadRequest",

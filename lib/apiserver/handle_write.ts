@@ -35,6 +35,7 @@ import {
 import { planServerSideApply } from "./server_side_apply.ts";
 import { admittedCreate, admittedDelete, admittedUpdate } from "./admission/admitted_write.ts";
 import { managerFromUserAgent } from "./apply/mod.ts";
+import { type DecodedBody, decodeRequestBody } from "./decode_request_body.ts";
 
 const patchTypes = [
   "application/json-patch+json",
@@ -69,15 +70,38 @@ function writeOptions(req: Request): WriteOptions {
 
 function respond(r: WriteResult, status?: number): Response {
   return rawJson(
-    objectJson(r.object),
+    r.json ?? objectJson(r.object),
     status ?? (r.created ? 201 : 200),
     warningHeaders(r.warnings),
   );
 }
 
-async function body(req: Request): Promise<unknown> {
+const bodyTypes = ["application/json", "application/yaml"];
+
+/** Reads and decodes a write's body; 415 for a media type that is not JSON or YAML. */
+async function body(ctx: ServerContext, req: Request): Promise<DecodedBody> {
   const type = contentTypeOf(req);
-  return decodeBody(await readBody(req), type);
+  if (!bodyTypes.includes(type)) unsupported([...bodyTypes, protobuf]);
+  return await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
+}
+
+/**
+ * A custom resource body must name its kind and apiVersion (built-in kinds take them from
+ * the URL, as kube-apiserver's typed decoder does).
+ */
+function requireTypeMeta(info: ResourceInfo, value: unknown): void {
+  if (!info.isCustom || typeof value !== "object" || value === null) return;
+  const o = value as Record<string, unknown>;
+  const missing = !o.kind ? "Kind" : !o.apiVersion ? "apiVersion" : undefined;
+  if (!missing) return;
+  const text = JSON.stringify(value);
+  fail(
+    "BadRequest",
+    `the object provided is unrecognized (must be of type ${info.kind}): ` +
+      `Object '${missing}' is missing in '${
+        text.length > 200 ? `${text.slice(0, 200)}...` : text
+      }'`,
+  );
 }
 
 /** POST on a collection (or `pods/<name>/binding`). */
@@ -88,27 +112,33 @@ export async function handleCreate(
   namespace: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  return respond(await admittedCreate(ctx, info, namespace, await requestObject(req), opts));
+  if (contentTypeOf(req) === protobuf) {
+    const decoded = await protobufBody(req);
+    const request = { style: "body" as const, duplicates: [] };
+    return respond(await admittedCreate(ctx, info, namespace, decoded, { ...opts, request }));
+  }
+  const decoded = await body(ctx, req);
+  requireTypeMeta(info, decoded.value);
+  const request = { style: "body" as const, duplicates: decoded.duplicates };
+  return respond(await admittedCreate(ctx, info, namespace, decoded.value, { ...opts, request }));
 }
 
 /**
- * The object a POST carries: JSON, YAML or (for the kinds kubectl creates imperatively)
- * Kubernetes protobuf; 415 for other media types.
+ * The object a POST to a subresource or review endpoint carries: JSON, YAML or (for the
+ * kinds kubectl creates imperatively) Kubernetes protobuf; 415 for other media types.
  */
-export async function requestObject(req: Request): Promise<unknown> {
-  const type = contentTypeOf(req);
-  if (type === protobuf) {
-    try {
-      return decodeKubeProtobuf(await readBodyBytes(req));
-    } catch (e) {
-      if (e instanceof ApiFailure) throw e;
-      unsupported(["application/json", "application/yaml"], (e as Error).message);
-    }
+export async function requestObject(ctx: ServerContext, req: Request): Promise<unknown> {
+  if (contentTypeOf(req) === protobuf) return await protobufBody(req);
+  return (await body(ctx, req)).value;
+}
+
+async function protobufBody(req: Request): Promise<unknown> {
+  try {
+    return decodeKubeProtobuf(await readBodyBytes(req));
+  } catch (e) {
+    if (e instanceof ApiFailure) throw e;
+    unsupported(["application/json", "application/yaml"], (e as Error).message);
   }
-  if (type !== "application/json" && type !== "application/yaml") {
-    unsupported(["application/json", "application/yaml", protobuf]);
-  }
-  return await body(req);
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";
@@ -132,7 +162,8 @@ export async function handleUpdate(
   subresource: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  const value = await body(req);
+  const decoded = await body(ctx, req);
+  const value = decoded.value;
   if (subresource === "scale") {
     const r = await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
       ...opts,
@@ -142,10 +173,12 @@ export async function handleUpdate(
     return json(scaleOf(info, r.object));
   }
   const sub = subresource === "status" ? "status" : undefined;
+  const request = { style: "body" as const, duplicates: decoded.duplicates };
   return respond(
     await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
       ...opts,
       subresource: sub,
+      request,
     }),
   );
 }
@@ -187,10 +220,12 @@ export async function handlePatch(
   if (q.has("force") && type !== "application/apply-patch+yaml") {
     fail("Invalid", "force: Forbidden: may not be specified for non-apply patch");
   }
-  const patch = await body(req);
+  const decoded = await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
+  const patch = decoded.value;
   if (type === "application/apply-patch+yaml") {
     const force = parseBool(q.get("force"), "force");
-    const aopts = { ...opts, force, subresource };
+    const request = { style: "apply" as const, duplicates: decoded.duplicates };
+    const aopts = { ...opts, force, subresource, request };
     const plan = (live: KubeObject | undefined) =>
       planServerSideApply(ctx, info, namespace, name, patch, aopts, live);
     if (!ctx.storage.get(info.storageKey, storeKey(info, namespace, name))) {
@@ -223,6 +258,7 @@ export async function handlePatch(
     ...opts,
     unconditional: true,
     subresource: subresource === "status" ? "status" : undefined,
+    request: { style: "patch", duplicates: decoded.duplicates, patch },
   };
   return respond(
     await admittedUpdate(ctx, info, namespace, name, (current) => ({

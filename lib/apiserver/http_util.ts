@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { YAML } from "../deps.ts";
 import { failure, type Status, type StatusReason } from "../core/status.ts";
+import { parseYamlBody } from "./parse_yaml_body.ts";
+import { scanJson } from "./scan_json.ts";
 
 /** Largest accepted request body (kube-apiserver: 3 MiB). */
 export const maxBodyBytes = 3 * 1024 * 1024;
@@ -231,14 +232,26 @@ export function contentTypeOf(req: Request): string {
   return (req.headers.get("content-type") ?? "application/json").split(";")[0].trim().toLowerCase();
 }
 
-/** Decodes a JSON (or, for YAML media types, YAML) body into a value; 400 naming the problem. */
+/**
+ * Decodes a small JSON (or, for YAML media types, YAML) body into a value, such as delete
+ * options; 400 naming the problem. Write bodies go through `decodeRequestBody`, which also
+ * reports duplicate fields and parses large YAML off the main thread.
+ */
 export function decodeBody(text: string, mediaType: string): unknown {
   if (text.trim() === "") fail("BadRequest", "the request body is empty");
-  const yaml = mediaType.includes("yaml");
+  if (mediaType.includes("yaml")) {
+    if (text.length > 65_536) {
+      fail("RequestEntityTooLarge", "Request entity too large: limit is 65536");
+    }
+    const r = parseYamlBody(text);
+    if (!r.ok) fail("BadRequest", `the body of the request is not valid YAML: ${r.error}`);
+    return r.value;
+  }
+  const scan = scanJson(text);
+  if (scan.error) fail("BadRequest", `the body of the request is not valid JSON: ${scan.error}`);
   try {
-    return yaml ? YAML.parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
-    const what = yaml ? "YAML" : "JSON";
-    fail("BadRequest", `the body of the request is not valid ${what}: ${(e as Error).message}`);
+    fail("BadRequest", `the body of the request is not valid JSON: ${(e as Error).message}`);
   }
 }

@@ -38,6 +38,9 @@ export {
   parseFaults,
 } from "./faults/mod.ts";
 
+// Recovery of a data directory the server refused to open.
+export { type DataDirError, type RepairAction, repairDataDir } from "./persistence/mod.ts";
+
 // The embedded cluster: the server with the workload controllers.
 export {
   type Cluster,

@@ -30,6 +30,8 @@ import {
 import { installAdmission } from "./admission/mod.ts";
 import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
+import { loadBuiltinSchemas } from "./builtin_admission.ts";
+import { createYamlParser } from "./create_yaml_parser.ts";
 import { createWebhookCaller, type ServiceResolver } from "./admission/call_webhook.ts";
 import { createObjectConverter } from "./conversion/object_converter.ts";
 
@@ -51,6 +53,13 @@ export interface ApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** Events buffered for one slow watcher before its stream is closed; default 100,000. */
   readonly maxBufferedEvents?: number;
+  /**
+   * Bytes buffered for one watcher that does not read before its stream is closed (it then
+   * resumes from its last resourceVersion); default 2 MiB.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Watch history kept in serialized bytes over all resources; default 64 MiB. */
+  readonly historyBytes?: number;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
   /**
@@ -186,6 +195,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
   const storage = new ObjectStorage({
     historySize: options.historySize,
+    historyBytes: options.historyBytes,
     historyWindowMs: options.historyWindowMs ?? 300_000,
     now: options.now ?? Date.now,
     initialRv: data?.rv,
@@ -197,9 +207,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     simulation: options.simulation ?? (options.cluster ? {} : false),
     rootCaPem: options.serviceAccounts === false ? undefined : tls?.caCert ?? PLACEHOLDER_CA_PEM,
   });
+  const registry = new ResourceRegistry();
+  await loadBuiltinSchemas(registry.all());
+  const yamlParser = createYamlParser();
   const caller = createWebhookCaller(storage, { resolveService: options.resolveService });
   const ctx: ServerContext = {
-    registry: new ResourceRegistry(),
+    registry,
+    yamlParser,
     storage,
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
@@ -230,6 +244,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? 2 * 1024 * 1024,
+      onSlowWatcher: () => {
+        counts["close slow watch"] = (counts["close slow watch"] ?? 0) + 1;
+      },
       active,
       closing: () => closing,
       faults,
@@ -238,7 +256,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return address;
     },
     access,
-    creators: reviewHandlers(access, storePolicy(ctx)),
+    creators: reviewHandlers(ctx, access, storePolicy(ctx)),
     subresources: new Map([
       ...running.subresources,
       ["serviceaccounts/token", tokenRequestHandler(ctx, signer)],
@@ -262,6 +280,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     server = serve();
   } catch (e) {
     faults.close();
+    yamlParser.close();
     caller.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
@@ -275,6 +294,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     faults.close();
     running.close();
     for (const close of [...active]) close();
+    yamlParser.close();
     await server.shutdown();
     caller.close();
     data?.close();

@@ -47,7 +47,7 @@ export function tokenRequestHandler(ctx: ServerContext, signer: TokenSigner): Su
     if (!sa) {
       fail("NotFound", `serviceaccounts "${name}" not found`, { name, kind: "serviceaccounts" });
     }
-    const body = rec(await requestObject(req));
+    const body = rec(await requestObject(ctx, req));
     const spec = rec(body.spec);
     const seconds = spec.expirationSeconds === undefined || spec.expirationSeconds === null
       ? TOKEN_EXPIRATION.defaultSeconds

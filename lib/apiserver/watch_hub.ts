@@ -48,24 +48,36 @@ class Ring {
     this.evictedUpTo = startRv;
   }
 
-  push(e: StoredEvent, at: number): void {
-    if (this.size === this.capacity) this.dropOldest();
+  /** Adds an event published at `at` (epoch ms); returns the one it evicted, if any. */
+  push(e: StoredEvent, at: number): StoredEvent | undefined {
+    const evicted = this.size === this.capacity ? this.dropOldest() : undefined;
     const i = (this.head + this.size) % this.capacity;
     this.items[i] = e;
     this.times[i] = at;
     this.size++;
+    return evicted;
   }
 
-  dropOldest(): void {
-    this.evictedUpTo = this.items[this.head]!.rv;
+  /** The oldest event kept. */
+  oldest(): StoredEvent | undefined {
+    return this.size > 0 ? this.items[this.head] : undefined;
+  }
+
+  /** Forgets the oldest event and returns it. */
+  dropOldest(): StoredEvent {
+    const e = this.items[this.head]!;
+    this.evictedUpTo = e.rv;
     this.items[this.head] = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.size--;
+    return e;
   }
 
-  /** Evicts the events published before `cutoff` (epoch ms). */
-  expire(cutoff: number): void {
-    while (this.size > 0 && this.times[this.head] < cutoff) this.dropOldest();
+  /** Evicts the events published before `cutoff` (epoch ms); returns them. */
+  expire(cutoff: number): StoredEvent[] {
+    const out: StoredEvent[] = [];
+    while (this.size > 0 && this.times[this.head] < cutoff) out.push(this.dropOldest());
+    return out;
   }
 
   since(rv: number): StoredEvent[] {
@@ -82,12 +94,19 @@ class Ring {
   }
 }
 
-/** How long watch history is kept besides the count bound. */
-export interface HistoryWindow {
-  /** Events older than this (ms) are forgotten; `Infinity` keeps them (count bound only). */
-  readonly windowMs: number;
-  /** Clock (epoch ms). */
-  readonly now: () => number;
+/** Bounds of watch history besides the per-resource count. */
+export interface HistoryBounds {
+  /** Serialized bytes of events kept over all resources, oldest go first (default 64 MiB). */
+  readonly maxBytes?: number;
+  /** Events older than this (ms) are forgotten (default `Infinity`: count and bytes only). */
+  readonly windowMs?: number;
+  /** Clock of the window (epoch ms; default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** Serialized size of an event (its JSON, computed once and kept on the event). */
+function eventBytes(e: StoredEvent): number {
+  return (e.json ??= JSON.stringify(e.object)).length;
 }
 
 /** History rings and watcher sets, keyed by storage key. */
@@ -95,23 +114,37 @@ export class WatchHub {
   #rings = new Map<string, Ring>();
   #sinks = new Map<string, Set<EventSink>>();
   #allSinks = new Set<EventSink>();
-  readonly #window: HistoryWindow;
+  readonly maxBytes: number;
+  readonly #windowMs: number;
+  readonly #now: () => number;
+  /** Every kept event in publish order, for evicting the oldest when over the byte budget. */
+  #order: { ring: Ring; event: StoredEvent }[] = [];
+  #orderHead = 0;
+  #bytes = 0;
 
   /**
    * @param capacity events kept per resource for resuming watches
    * @param startRv history before this rv is unknown (the server's start)
-   * @param window events are also forgotten after `windowMs` (default: never)
+   * @param bounds byte budget over all resources and time window of the history
    */
   constructor(
     readonly capacity: number,
     private startRv: number,
-    window: HistoryWindow = { windowMs: Infinity, now: Date.now },
+    bounds: HistoryBounds = {},
   ) {
-    this.#window = window;
+    this.maxBytes = bounds.maxBytes ?? 64 * 1024 * 1024;
+    this.#windowMs = bounds.windowMs ?? Infinity;
+    this.#now = bounds.now ?? Date.now;
+  }
+
+  /** Serialized bytes of the history kept now. */
+  get historyBytes(): number {
+    return this.#bytes;
   }
 
   #expire(ring: Ring, now: number): void {
-    if (Number.isFinite(this.#window.windowMs)) ring.expire(now - this.#window.windowMs);
+    if (!Number.isFinite(this.#windowMs)) return;
+    for (const e of ring.expire(now - this.#windowMs)) this.#bytes -= eventBytes(e);
   }
 
   /** Records an event and delivers it to the resource's watchers. */
@@ -121,9 +154,22 @@ export class WatchHub {
       ring = new Ring(this.capacity, this.startRv);
       this.#rings.set(event.storageKey, ring);
     }
-    const now = this.#window.now();
+    const now = this.#now();
     this.#expire(ring, now);
-    ring.push(event, now);
+    const evicted = ring.push(event, now);
+    if (evicted) this.#bytes -= eventBytes(evicted);
+    this.#bytes += eventBytes(event);
+    this.#order.push({ ring, event });
+    while (this.#bytes > this.maxBytes && this.#orderHead < this.#order.length) {
+      const { ring: r, event: e } = this.#order[this.#orderHead++];
+      if (r.oldest() !== e) continue; // already evicted by its ring's count limit or window
+      r.dropOldest();
+      this.#bytes -= eventBytes(e);
+    }
+    if (this.#orderHead > 4096 && this.#orderHead * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#orderHead);
+      this.#orderHead = 0;
+    }
     const sinks = this.#sinks.get(event.storageKey);
     if (sinks) { for (const s of sinks) s.deliver(event); }
     for (const s of this.#allSinks) s.deliver(event);
@@ -132,7 +178,7 @@ export class WatchHub {
   /** Events of a resource after `rv`, or `expired` when some of them were evicted. */
   since(storageKey: string, rv: number): Replay {
     const ring = this.#rings.get(storageKey);
-    if (ring) this.#expire(ring, this.#window.now());
+    if (ring) this.#expire(ring, this.#now());
     const evicted = ring?.evictedUpTo ?? this.startRv;
     if (rv < evicted) return { type: "expired", oldest: evicted + 1 };
     return { type: "ok", events: ring ? ring.since(rv) : [] };
@@ -142,6 +188,9 @@ export class WatchHub {
   compact(currentRv: number): void {
     this.startRv = currentRv;
     this.#rings.clear();
+    this.#order = [];
+    this.#orderHead = 0;
+    this.#bytes = 0;
   }
 
   /** Registers a sink; returns the function that unregisters it. */

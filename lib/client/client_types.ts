@@ -13,6 +13,7 @@ import type { ClientConfig } from "./config/types.ts";
 import type { ApiError } from "./api_error.ts";
 import type { ApiResource } from "./api_resource.ts";
 import type { RequestSpec } from "./_transport.ts";
+import type { RequestPriority } from "./create_request_budget.ts";
 
 /** A resource, resolved (`ApiResource`) or to resolve through discovery (`apiVersion` + `kind`). */
 export type ResourceSpec = ApiResource | { readonly apiVersion: string; readonly kind: string };
@@ -92,6 +93,8 @@ export interface WriteOptions {
   readonly fieldValidation?: "Ignore" | "Warn" | "Strict";
   /** Aborts the request. */
   readonly signal?: AbortSignal;
+  /** The budget share it draws from (`leader-election` for Lease renewals); default normal. */
+  readonly priority?: RequestPriority;
 }
 
 /** One RFC 6902 operation. */
@@ -152,6 +155,8 @@ export interface GetOptions {
   readonly subresource?: string;
   /** Aborts the request. */
   readonly signal?: AbortSignal;
+  /** The budget share it draws from (`leader-election` for Lease reads); default normal. */
+  readonly priority?: RequestPriority;
 }
 
 /**

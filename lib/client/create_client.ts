@@ -14,7 +14,7 @@ import { createRequestBudget, type RequestBudget } from "./create_request_budget
 import { createDiscovery } from "./create_discovery.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { type ApiResource, requestTargetOf, resourcePath } from "./api_resource.ts";
-import { createTransport, type RequestSpec } from "./_transport.ts";
+import { createTransport, type RequestSpec, type RequestTimeouts } from "./_transport.ts";
 import { deleteBody, listQuery, patchBody, watchQuery, writeQuery } from "./_request_parts.ts";
 import { checkListItems, decodeJson, watchBody } from "./_decode_response.ts";
 import { listAllPages } from "./_list_all_pages.ts";
@@ -56,6 +56,15 @@ export interface ClientOptions {
   readonly random?: () => number;
   /** TLS opt-ins passed to `createHttpClient`. */
   readonly http?: HttpClientOptions;
+  /**
+   * Timeouts of every request: response headers (connect, TLS, answer) 30 s, silence while
+   * reading a body 30 s (watches use `listWatch`'s idle watchdog instead).
+   */
+  readonly timeouts?: RequestTimeouts;
+  /** Cap of one request's wait for a `Retry-After` before it retries; default 10,000 ms. */
+  readonly maxRetryAfterMs?: number;
+  /** An exec credential plugin still running after this long is killed; default 30,000 ms. */
+  readonly execTimeoutMs?: number;
 }
 
 /**
@@ -98,6 +107,9 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     retryBackoff: options.retryBackoff ?? { initialMs: 200, maxMs: 5_000, jitter: 0.5 },
     random: options.random ?? Math.random,
     ...(httpClient ? { httpClient } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+    ...(options.execTimeoutMs !== undefined ? { execTimeoutMs: options.execTimeoutMs } : {}),
   });
   const send: typeof transport = E.isLeft(http)
     ? (spec) =>
@@ -171,6 +183,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       verb,
       object: requestTargetOf(ref.right, { namespace, name: obj.metadata?.name }),
       signal: o.signal,
+      ...(o.priority ? { priority: o.priority } : {}),
     });
   };
 
@@ -187,6 +200,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         verb: "get",
         object: requestTargetOf(ref.right, at),
         signal: o.signal,
+        ...(o.priority ? { priority: o.priority } : {}),
       });
     },
     list: <T>(spec: ResourceSpec, o: ListOptions = {}) =>
@@ -255,6 +269,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         path,
         query: watchQuery(o),
         verb: "watch",
+        bodyIdleTimeoutMs: false,
         object,
         ...(o.metadataOnly ? { accept: metadataAccept } : {}),
         signal: o.signal,

@@ -103,6 +103,8 @@ export function runLeaderElection(
     const namespace = options.namespace ?? client.config.namespace ?? "default";
     const identity = options.identity ?? `kubefold-${crypto.randomUUID()}`;
     const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    // Lease requests have a budget of their own: other requests' throttling never delays them.
+    const priority = "leader-election" as const;
     const requestTimeoutMs = options.requestTimeoutMs ?? renewDeadlineMs / 2;
     const log = withFields(options.logger ?? silentLogger, {
       lease: `${namespace}/${name}`,
@@ -153,7 +155,7 @@ export function runLeaderElection(
       switch (a.type) {
         case "get":
           return request(async (signal) => {
-            const r = await client.get<Lease>(leaseResource, name, { namespace, signal });
+            const r = await client.get<Lease>(leaseResource, name, { namespace, signal, priority });
             return (nowMs) => ({
               type: "read",
               nowMs,
@@ -168,8 +170,8 @@ export function runLeaderElection(
         case "update":
           return request(async (signal) => {
             const r = a.type === "create"
-              ? await client.create(a.lease, { namespace, signal })
-              : await client.replace(a.lease, { namespace, signal });
+              ? await client.create(a.lease, { namespace, signal, priority })
+              : await client.replace(a.lease, { namespace, signal, priority });
             if (r._tag === "Left" && !isConflict(r.left) && !isAlreadyExists(r.left)) {
               log.warn("cannot write the lease", { error: r.left.message });
             }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { asyncScheduler, E, Observable, type SchedulerLike } from "../deps.ts";
+import { asyncScheduler, E, Observable, type SchedulerLike, type Subscription } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import type { ApiError } from "../client/api_error.ts";
 import { backoffDelay, type BackoffOptions } from "../client/backoff_delay.ts";
@@ -29,6 +29,12 @@ export interface ListWatchOptions extends ScopeOptions {
   readonly streamingList?: boolean;
   /** Server-side watch timeout; default a random number of seconds in [300, 600) per watch. */
   readonly timeoutSeconds?: number;
+  /**
+   * Idle watchdog: a watch that delivers no line (event or bookmark) for this long is taken
+   * for a dead connection, dropped and re-opened from the last resourceVersion; default
+   * 150,000 ms (kube-apiserver sends a bookmark about every minute).
+   */
+  readonly idleTimeoutMs?: number;
   /** Backoff after failures; default 800 ms doubling to 30 s, jitter 1.0. */
   readonly backoff?: BackoffOptions;
   /** Timers and clock of backoff waits; default `asyncScheduler`. */
@@ -150,15 +156,42 @@ export function listWatch<T = KubeObject>(
       feed({ type: "watchStarted" });
       const reader = res.right.getReader();
       const decoder = createLineDecoder();
+      const idleMs = options.idleTimeoutMs ?? 150_000;
+      let idle = false;
+      let watchdog: Subscription | undefined;
+      const arm = () => {
+        watchdog?.unsubscribe();
+        watchdog = scheduler.schedule(() => {
+          idle = true;
+          reader.cancel().catch(() => {});
+        }, idleMs);
+      };
+      arm();
       try {
         for (;;) {
           const { done, value } = await reader.read();
+          if (idle) break;
           if (done) break;
+          arm();
           decoder.push(value, onLine);
           if (!streaming() || signal.aborted) {
             await reader.cancel().catch(() => {});
             return;
           }
+        }
+        if (idle) {
+          if (!signal.aborted) {
+            feed({
+              type: "watchFailed",
+              error: {
+                type: "network",
+                message:
+                  `Cannot watch ${fields.resource}: no event or bookmark within ${idleMs} ms`,
+                cause: undefined,
+              },
+            });
+          }
+          return;
         }
         const tail = decoder.end();
         if (tail) onLine(tail);
@@ -167,14 +200,17 @@ export function listWatch<T = KubeObject>(
         if (signal.aborted) return;
         const error: ApiError = {
           type: "network",
-          message: `Cannot watch ${fields.resource}: the stream broke: ${
-            cause instanceof Error ? cause.message : cause
-          }`,
+          message: idle
+            ? `Cannot watch ${fields.resource}: no event or bookmark within ${idleMs} ms`
+            : `Cannot watch ${fields.resource}: the stream broke: ${
+              cause instanceof Error ? cause.message : cause
+            }`,
           cause,
         };
         feed({ type: "watchFailed", error });
         await reader.cancel().catch(() => {});
       } finally {
+        watchdog?.unsubscribe();
         reader.releaseLock();
       }
     };

@@ -313,7 +313,10 @@ Deno.test("the generationChanged filter ignores metadata-only changes of the pri
     spec: {
       replicas: 1,
       selector: { matchLabels: { a: "b" } },
-      template: { metadata: { labels: { a: "b" } } },
+      template: {
+        metadata: { labels: { a: "b" } },
+        spec: { containers: [{ name: "c", image: "nginx" }] },
+      },
     },
   });
   await env.api.clock.advanceUntil(() => seen.length === 1);

@@ -49,7 +49,8 @@ export type JournalEntry =
  * ```
  */
 export interface StorageJournal {
-  append(entry: JournalEntry): void;
+  /** `objectJson`: the put's object already serialized (saves serializing it again). */
+  append(entry: JournalEntry, objectJson?: string): void;
 }
 
 /** An object loaded from disk into the storage at start. */
