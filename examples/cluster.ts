@@ -57,7 +57,7 @@ const cluster = await startCluster({
   dataDir: args.dataDir,
   token: args.token,
   tls: args.tls,
-  simulation: { nodes: args.nodes ?? 3 },
+  simulation: { nodes: args.nodes ?? 3, ...(args.runImages ? { runImages: args.runImages } : {}) },
   ...(clock ? { clock } : {}),
 }).catch((e) => {
   console.error(`cluster: ${e instanceof Error ? e.message : String(e)}`); // e.g. a taken port

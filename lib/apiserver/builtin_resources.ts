@@ -77,6 +77,7 @@ const specs: Spec[] = [
       { name: "binding", kind: "Binding", verbs: ["create"] },
       { name: "eviction", kind: "Eviction", verbs: ["create"], group: "policy", version: "v1" },
       { name: "exec", kind: "PodExecOptions", verbs: ["create", "get"] },
+      { name: "log", kind: "Pod", verbs: ["get"] },
       { name: "portforward", kind: "PodPortForwardOptions", verbs: ["create", "get"] },
     ],
     fields: podFieldSelectors,

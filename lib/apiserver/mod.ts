@@ -24,12 +24,14 @@
 export {
   type ApiServer,
   type ApiServerOptions,
+  type ForbiddenRequest,
   type ServerCompanion,
   startApiServer,
 } from "./server.ts";
 export type { PersistenceLogger } from "./persistence/mod.ts";
 export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
+export type { ImageMapping } from "./controllers/image_map.ts";
 export {
   type FaultControl,
   type FaultKind,

@@ -54,6 +54,8 @@ export interface RouterOptions {
   readonly count: (verb: string, resource: string) => void;
   /** POST handlers of extra subresources, keyed `plural/subresource`. */
   readonly subresources?: Map<string, SubresourceHandler>;
+  /** GET handlers of extra subresources (`pods/log`), keyed `plural/subresource`. */
+  readonly readSubresources?: Map<string, SubresourceHandler>;
   /** POST handlers of the create-only resources (the reviews), keyed by storage key. */
   readonly creators?: Map<string, CreateHandler>;
   /** Authentication, impersonation and authorization of every request. */
@@ -132,6 +134,12 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
     if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
+    const reader = opts.readSubresources?.get(`${info.plural}/${subresource}`);
+    if (reader) {
+      if (req.method !== "GET") return methodNotAllowed();
+      opts.count(`get/${subresource}`, info.plural);
+      return await reader(req, namespace, name, user);
+    }
     if (
       info.group === "" && info.plural === "pods" && subresource && connectSubresources[subresource]
     ) {

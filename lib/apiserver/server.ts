@@ -12,7 +12,7 @@ import { createRouter } from "./router.ts";
 import { createBootstrapObjects } from "./bootstrap.ts";
 import { createAccessControl } from "./access_control.ts";
 import { reviewHandlers } from "./access_reviews.ts";
-import { tokenRequestHandler } from "./token_request.ts";
+import { podServiceAccountToken, tokenRequestHandler } from "./token_request.ts";
 import { evictionHandler } from "./eviction.ts";
 import { createTokenSigner } from "./authn/token_signer.ts";
 import { storePolicy } from "./rbac/store_policy.ts";
@@ -120,6 +120,18 @@ export type ServerCompanion = (
   server: ApiServer,
 ) => Promise<{ readonly close: () => Promise<void> }>;
 
+/** A request the server answered with 403 Forbidden. */
+export interface ForbiddenRequest {
+  /** HTTP method, e.g. `PATCH`. */
+  readonly method: string;
+  /** Path and query, e.g. `/api/v1/pods?watch=true`. */
+  readonly path: string;
+  /** The client's User-Agent. */
+  readonly userAgent: string;
+  /** The Status message, e.g. `pods is forbidden: User "..." cannot list resource ...`. */
+  readonly message: string;
+}
+
 /** A running API server. */
 export interface ApiServer {
   /** Base URL, e.g. `http://127.0.0.1:43121`. */
@@ -130,6 +142,11 @@ export interface ApiServer {
   readonly caCert?: string;
   /** Requests served so far by `verb resource` (e.g. `list pods`). */
   readonly requestCounts: () => Record<string, number>;
+  /**
+   * Every request answered 403 Forbidden so far (method, path with query, User-Agent, the
+   * Status message), oldest first: what an operator's RBAC did not allow.
+   */
+  readonly forbidden: () => readonly ForbiddenRequest[];
   /**
    * The server's state (storage, registry, hooks), for kubefold's own tests and in-process
    * tooling; not a stable API.
@@ -164,6 +181,11 @@ export interface ApiServer {
  * ```
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  if (options.simulation && options.simulation.runImages && !options.tls) {
+    throw new Error(
+      "Cannot run images as processes without tls: in-cluster clients speak HTTPS (set tls: true)",
+    );
+  }
   const opened = options.dataDir === undefined ? undefined : openDataDir(options.dataDir, {
     logger: options.logger,
     compactAfterBytes: options.compactAfterBytes,
@@ -227,20 +249,30 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   installAdmission(ctx, { serviceAccounts: options.serviceAccounts ?? true });
   if (data) restoreCrds(ctx);
   createBootstrapObjects(ctx);
-  const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   let closing = false;
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
-  const faults = createFaultInjector(options.faults, {
-    compact: () => storage.hub.compact(storage.rv),
-  });
+  let boundPort = "0";
   const signer = createTokenSigner(
     options.dataDir === undefined ? undefined : `${options.dataDir}/sa-signing-key.jwk`,
   );
+  const running = controllers.start(ctx, {
+    host: () => ({
+      host: hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname,
+      port: boundPort,
+    }),
+    ...(tls ? { caCert: tls.caCert } : {}),
+    // As a kubelet: the pod's ServiceAccount token, bound to the pod (else the admin token).
+    token: async (pod) => (await podServiceAccountToken(ctx, signer, pod)) ?? token,
+  });
+  const faults = createFaultInjector(options.faults, {
+    compact: () => storage.hub.compact(storage.rv),
+  });
   const access = createAccessControl(ctx, { adminToken: token, signer });
-  const handler = drainUnreadBodies(faults.wrap(createRouter(ctx, {
+  const forbidden: ForbiddenRequest[] = [];
+  const routed = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
@@ -262,11 +294,25 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ["serviceaccounts/token", tokenRequestHandler(ctx, signer)],
       ["pods/eviction", evictionHandler(ctx)],
     ]),
+    readSubresources: running.readSubresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
   })));
+  const handler = async (req: Request): Promise<Response> => {
+    const res = await routed(req);
+    if (res.status !== 403) return res;
+    const url = new URL(req.url);
+    const message = await res.clone().json().then((s) => String(s?.message ?? ""), () => "");
+    forbidden.push({
+      method: req.method,
+      path: url.pathname + url.search,
+      userAgent: req.headers.get("user-agent") ?? "",
+      message,
+    });
+    return res;
+  };
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -282,17 +328,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     faults.close();
     yamlParser.close();
     caller.close();
+    await running.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
   const addr = await listening;
   address = `${addr.hostname}:${addr.port}`;
+  boundPort = String(addr.port);
   const url = `${tls ? "https" : "http"}://${address}`;
   let companion: { readonly close: () => Promise<void> } | undefined;
   const shutdown = async () => {
     closing = true;
     faults.close();
-    running.close();
+    await running.close();
     for (const close of [...active]) close();
     yamlParser.close();
     await server.shutdown();
@@ -309,6 +357,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     }),
     caCert: tls?.caCert,
     requestCounts: () => ({ ...counts }),
+    forbidden: () => [...forbidden],
     context: ctx,
     compactHistory: () => storage.hub.compact(storage.rv),
     faults,

@@ -117,3 +117,44 @@ export function tokenRequestHandler(ctx: ServerContext, signer: TokenSigner): Su
     }, 201);
   };
 }
+
+/** Validity of the token a kubelet mounts: kube-apiserver extends kubelet tokens to a year. */
+const KUBELET_TOKEN_SECONDS = 365 * 24 * 3600;
+
+/**
+ * The token a kubelet writes into a pod's projected `token` file: the pod's ServiceAccount,
+ * bound to the pod, for the API server's audience. Undefined when the pod names no
+ * ServiceAccount or it does not exist.
+ *
+ * @example
+ * ```ts ignore
+ * const token = await podServiceAccountToken(ctx, signer, pod);
+ * ```
+ */
+export async function podServiceAccountToken(
+  ctx: ServerContext,
+  signer: TokenSigner,
+  pod: { readonly metadata?: Obj; readonly spec?: unknown },
+): Promise<string | undefined> {
+  const meta = rec(pod.metadata);
+  const ns = String(meta.namespace ?? "");
+  const name = rec(pod.spec).serviceAccountName;
+  if (typeof name !== "string" || !name) return undefined;
+  const sa = ctx.storage.get("/serviceaccounts", `${ns}/${name}`)?.object;
+  if (!sa) return undefined;
+  const now = Math.floor(ctx.now() / 1000);
+  return await signer.sign({
+    iss: API_AUDIENCE,
+    sub: serviceAccountUsername(ns, name),
+    aud: [API_AUDIENCE],
+    exp: now + KUBELET_TOKEN_SECONDS,
+    iat: now,
+    nbf: now,
+    jti: crypto.randomUUID(),
+    "kubernetes.io": {
+      namespace: ns,
+      serviceaccount: { name, uid: sa.metadata!.uid! },
+      pod: { name: String(meta.name ?? ""), uid: String(meta.uid ?? "") },
+    },
+  });
+}
