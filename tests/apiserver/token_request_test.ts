@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { startApiServer } from "../../lib/apiserver/server.ts";
+import { podServiceAccountToken } from "../../lib/apiserver/token_request.ts";
+import { createTokenSigner } from "../../lib/apiserver/authn/token_signer.ts";
 
 /** A TLS-less server with an admin token, a clock to move, and a JSON caller. */
 async function withServer(
@@ -130,6 +132,30 @@ Deno.test("TokenRequest validates expiry and the ServiceAccount; other audiences
     assert.equal(wrongUid.status, 404);
   }));
 
+Deno.test("a terminating pod's bound token works until 60 s past its deletionTimestamp (JWT leeway)", () =>
+  withServer(async ({ call, advance }) => {
+    const pod = await call("POST", `${ns}/pods`, {
+      metadata: { name: "t", finalizers: ["example.com/hold"] },
+      spec: { containers: [{ name: "c", image: "i" }] },
+    });
+    const bound = await call(
+      "POST",
+      `${ns}/serviceaccounts/default/token`,
+      tokenFor({
+        boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "t", uid: pod.body.metadata.uid },
+      }),
+    );
+    const token = bound.body.status.token;
+    const deleted = await call("DELETE", `${ns}/pods/t`);
+    assert.ok(deleted.body.metadata.deletionTimestamp, "held by its finalizer: terminating");
+    const at = Date.parse(deleted.body.metadata.deletionTimestamp);
+    assert.equal((await call("GET", "/version", undefined, token)).status, 200, "terminating");
+    advance(at - Date.parse("2025-03-01T00:00:00Z") + 60_000);
+    assert.equal((await call("GET", "/version", undefined, token)).status, 200, "at the leeway");
+    advance(1_000);
+    assert.equal((await call("GET", "/version", undefined, token)).status, 401, "past the leeway");
+  }));
+
 Deno.test("SubjectAccessReview and LocalSubjectAccessReview answer for another user; the admin is all-powerful", () =>
   withServer(async ({ call }) => {
     await call("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", {
@@ -189,3 +215,30 @@ Deno.test("SubjectAccessReview and LocalSubjectAccessReview answer for another u
       405,
     );
   }));
+
+Deno.test("podServiceAccountToken(): a kubelet's token for a pod is its ServiceAccount's, bound to the pod, valid a year", async () => {
+  const clock = Date.parse("2025-03-01T00:00:00Z");
+  const server = await startApiServer({ now: () => clock });
+  try {
+    const res = await fetch(`${server.url}${ns}/pods`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        metadata: { name: "p" },
+        spec: { containers: [{ name: "c", image: "i" }] },
+      }),
+    });
+    const pod = await res.json();
+    assert.equal(pod.spec.serviceAccountName, "default");
+    const signer = createTokenSigner();
+    const token = await podServiceAccountToken(server.context, signer, pod);
+    const claims = await signer.verify(token!);
+    assert.equal(claims?.sub, "system:serviceaccount:default:default");
+    assert.deepEqual(claims?.["kubernetes.io"].pod, { name: "p", uid: pod.metadata.uid });
+    assert.equal(claims!.exp - claims!.iat, 365 * 24 * 3600);
+    const orphan = { ...pod, spec: { ...pod.spec, serviceAccountName: "ghost" } };
+    assert.equal(await podServiceAccountToken(server.context, signer, orphan), undefined);
+  } finally {
+    await server.close();
+  }
+});

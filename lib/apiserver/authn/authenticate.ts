@@ -70,8 +70,12 @@ export function createAuthenticator(
 
   const alive = (storageKey: string, key: string, uid: string | undefined) => {
     const obj = ctx.storage.get(storageKey, key)?.object;
+    const deleted = obj?.metadata?.deletionTimestamp;
+    // As kube-apiserver validates service-account claims: an object counts as deleted once its
+    // deletionTimestamp is more than the JWT leeway (60 s) past, so a terminating pod's token
+    // still works during its grace period (e.g. to release its leader Lease).
     return !!obj && (uid === undefined || obj.metadata?.uid === uid) &&
-      !obj.metadata?.deletionTimestamp;
+      (!deleted || Date.parse(deleted) >= ctx.now() - 60_000);
   };
 
   async function token(raw: string, audiences?: readonly string[]): Promise<Authentication> {
