@@ -11,7 +11,12 @@
 import type { KubeObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
 import { failure } from "../core/status.ts";
-import { lookupBuiltinSchema } from "./openapi/builtin/mod.ts";
+import {
+  builtinKindName,
+  isLoaded,
+  loadForNames,
+  lookupBuiltinSchema,
+} from "./openapi/builtin/mod.ts";
 import {
   type CompiledSchema,
   goDecodeError,
@@ -43,14 +48,16 @@ export function builtinSchemaOf(info: ResourceInfo): CompiledSchema | undefined 
 
 /**
  * Loads the schemas of the built-in resources given (at server start), so admission, which
- * runs synchronously, finds them all.
+ * runs synchronously, finds them all. Each kind's schema is compiled on its first lookup (the
+ * first write of that kind), not here: compiling all of them took most of a start-up.
  */
 export async function loadBuiltinSchemas(infos: readonly ResourceInfo[]): Promise<void> {
-  for (const info of infos) {
-    if (info.isCustom || info.convert) continue;
-    const r = lookupBuiltinSchema(info.group, info.version, info.kind);
-    if (r.type === "loading") await r.loaded;
-  }
+  const names = infos.flatMap((info) => {
+    if (info.isCustom || info.convert) return [];
+    const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
+    return builtinKindName(apiVersion, info.kind) ?? [];
+  });
+  if (!isLoaded(names)) await loadForNames(names);
 }
 
 function quotedPatch(patch: unknown): string {

@@ -48,9 +48,16 @@ export function aggregateRules(
     .filter((o) => parsed.some((sel) => matchesLabels(sel, o.metadata?.labels ?? {})))
     .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
   const rules: PolicyRule[] = [];
+  // Rules are flat (string fields and string lists): one key per distinct rule, whatever
+  // the order of its fields, instead of comparing each rule with every one before it.
+  const seen = new Set<string>();
   for (const source of sources) {
     for (const rule of Array.isArray(source.rules) ? source.rules : []) {
-      if (!rules.some((r) => deepEqual(r, rule))) rules.push(rule as PolicyRule);
+      const key = isPlainObject(rule) ? JSON.stringify(rule, Object.keys(rule).sort()) : "";
+      if (key && seen.has(key)) continue;
+      if (!key && rules.some((r) => deepEqual(r, rule))) continue;
+      if (key) seen.add(key);
+      rules.push(rule as PolicyRule);
     }
   }
   return rules;
