@@ -46,7 +46,8 @@ export interface ApplyPlanOptions {
   /**
    * Records `event` ops, and an event on `owner` for each create and delete: `SuccessfulCreate`,
    * `SuccessfulDelete`, `FailedCreate`, `FailedDelete`, and `ApplyFailed` for other failed
-   * writes (as kube-controller-manager's controllers do). Without it, event ops are skipped.
+   * writes (as kube-controller-manager's controllers do), in the background (the plan does
+   * not wait for them; `flush()` the recorder to). Without it, event ops are skipped.
    */
   readonly events?: EventRecorder;
   /** Aborts the writes in flight. */
@@ -191,9 +192,12 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   }
   const { events, owner } = options;
   if (events && owner) {
+    // In the background, as client-go's event broadcaster: the reconcile does not wait for
+    // its events (three sequential writes after a PodSet's three creates held its worker
+    // four round trips instead of one). `events.flush()` waits for them.
     for (const outcome of outcomes) {
       const event = opEvent(outcome);
-      if (event) await events.record(owner, event);
+      if (event) void events.record(owner, event);
     }
   }
   const failures = outcomes.filter((o): o is Extract<OpOutcome, { type: "failed" }> =>

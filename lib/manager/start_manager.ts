@@ -32,7 +32,7 @@ import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_q
 import { type LeaderElectionOptions, runLeaderElection } from "../leader/run_leader_election.ts";
 import { renderPrometheus } from "./prometheus_text.ts";
 import { managerMetrics } from "./manager_metrics.ts";
-import { createEventRecorder } from "../apply/event_recorder.ts";
+import { createEventRecorder, type EventRecorder } from "../apply/event_recorder.ts";
 import { type HealthServer, serveHealth } from "./health_server.ts";
 import type { Webhook } from "../webhook/webhook_spec.ts";
 import type { WebhookServer, WebhookServerOptions } from "../webhook/serve_webhooks.ts";
@@ -179,6 +179,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const running: Promise<void>[] = [];
   const instance = options.identity ?? defaultIdentity();
 
+  const recorders: EventRecorder[] = [];
   const startControllers = () => {
     for (const spec of options.controllers) {
       const reconcile = createControllerMetrics();
@@ -191,6 +192,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
         logger: log,
         scheduler,
       });
+      recorders.push(events);
       subs.push(
         runController(spec, {
           events,
@@ -328,6 +330,8 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       log.info("stopping: finishing in-flight reconciles");
       stop$.next();
       await Promise.all(running);
+      // Events recorded in the background are written before the client may go.
+      await Promise.all(recorders.map((r) => r.flush()));
       // Release the lease only after in-flight work is done: no two replicas act at once.
       electionStop$.next();
       await electionDone;

@@ -11,6 +11,7 @@ import {
   controller,
   createInformers,
   E,
+  type EventRecorder,
   type KubeObject,
   type Op,
   type ReconcileRecord,
@@ -150,6 +151,25 @@ function recordingClientWithoutRetries(api: TestApi, calls: Call[]): Client {
     delete: (r, name, o) => (rec("delete", name), inner.delete(r, name, o)),
   };
 }
+
+Deno.test("applyPlan() records its creates' events in the background: a slow event write does not hold the plan", async () => {
+  const { api, client, options } = setup();
+  using _ = api;
+  const recorded: string[] = [];
+  let release = () => {};
+  const stuck = new Promise<void>((r) => (release = r));
+  const events: EventRecorder = {
+    record: (_about, event) => (recorded.push(event.reason), stuck),
+    flush: () => stuck,
+  };
+  const outcome = await applyPlan(
+    { ops: [{ type: "create", object: cm("a") }, { type: "create", object: cm("b") }] },
+    { ...options(client), events },
+  );
+  assert.deepEqual(outcome.outcomes.map((o) => o.type), ["done", "done"]);
+  assert.deepEqual(recorded, ["SuccessfulCreate", "SuccessfulCreate"]);
+  release();
+});
 
 Deno.test("applyPlan() sends apply ops as server-side applies with the controller's field manager, forced", async () => {
   const { api, client, calls, options } = setup();
