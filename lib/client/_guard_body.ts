@@ -23,16 +23,20 @@ export function guardBody(
   const reader = res.body.getReader();
   let timer: Subscription | undefined;
   let timedOut = false;
-  const arm = () => {
-    timer?.unsubscribe();
+  // One timer, re-armed when it fires early (not one per chunk).
+  let lastRead = scheduler.now();
+  const armFor = (ms: number) => {
     timer = scheduler.schedule(() => {
+      const quiet = scheduler.now() - lastRead;
+      if (quiet < idleMs) return armFor(idleMs - quiet);
       timedOut = true;
       abort.abort();
       reader.cancel().catch(() => {});
-    }, idleMs);
+    }, ms);
   };
+  const arm = () => void (lastRead = scheduler.now());
   const body = new ReadableStream<Uint8Array>({
-    start: arm,
+    start: () => armFor(idleMs),
     async pull(c) {
       try {
         const { done, value } = await reader.read();
