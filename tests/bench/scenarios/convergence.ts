@@ -1,7 +1,8 @@
 /**
  * Scenario 3, convergence throughput: the time from creating N PodSets of R replicas to every
  * status reporting all replicas ready, against a baseline that sends the same N PodSet
- * creates, N x R pod creates and N status writes through the client with the same
+ * creates, N x R pod creates, the N x R `SuccessfulCreate` events the controller records (as
+ * kube-controller-manager's do) and N status writes through the client with the same
  * concurrency and no controller (no cache, no queue, no reconciler).
  *
  * Measured in two topologies of one process. The target row (median of three runs of each
@@ -16,6 +17,7 @@ import { type Client, type KubeObject, ownerReference, startManager } from "../.
 import { createLineDecoder } from "../../../lib/watch/create_line_decoder.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import { podSetStatus } from "../../../controllers/podset/podset_status.ts";
+import { eventName, eventObject, regardingOf } from "../../../lib/apply/_event_body.ts";
 import {
   benchClient,
   type Cluster,
@@ -55,6 +57,25 @@ async function baseline(client: Client, sizes: Sizes): Promise<number> {
       Array.from({ length: sizes.replicas }, (_, n) => client.create(podFor(ps, n))),
     );
     const names = pods.map((p) => must("create a pod", p).metadata!.name!);
+    let sequence = 0;
+    await Promise.all(names.map((pod) =>
+      client.create(eventObject({
+        name: eventName(ps.metadata!.name!, Date.now(), sequence++),
+        namespace: "default",
+        regarding: regardingOf(ps),
+        input: {
+          type: "Normal",
+          reason: "SuccessfulCreate",
+          action: "Create",
+          note: `Created pod: ${pod}`,
+        },
+        firstTimeMs: Date.now(),
+        count: 1,
+        lastObservedMs: Date.now(),
+        controller: "kubefold-baseline",
+        instance: "bench",
+      })).then((r) => must("record an event", r))
+    ));
     const status = podSetStatus({
       observed: undefined,
       podNames: names,
@@ -232,7 +253,7 @@ export async function convergenceScenario(sizes: Sizes): Promise<Row[]> {
   return [
     {
       scenario: threaded,
-      metric: "baseline: same creates + status writes via client",
+      metric: "baseline: same creates, events, status writes via client",
       value: `${ms(threadBase)} (${(pods / threadBase * 1000).toFixed(0)} pods/s), median of 3`,
       target: "-",
     },
@@ -254,7 +275,7 @@ export async function convergenceScenario(sizes: Sizes): Promise<Row[]> {
     },
     {
       scenario: shared,
-      metric: "baseline: same creates + status writes via client",
+      metric: "baseline: same creates, events, status writes via client",
       value: ms(base),
       target: "-",
     },
