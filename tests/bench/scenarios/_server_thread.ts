@@ -10,7 +10,8 @@
  *   once the PodSet reports ready again (all measured here, on the server's clock);
  * - `{ type: "close" }` (answers `{ type: "closed" }`).
  *
- * Posts `{ type: "started", kubeconfig }` first.
+ * Posts `{ type: "started", kubeconfig }` first. `BENCH_LATENCY_MS` in the environment delays
+ * every API request by that many ms (a real cluster's round trip; default none).
  *
  * @module
  */
@@ -20,6 +21,9 @@ import { must, startCluster, Tracker } from "./_harness.ts";
 type Msg = { type: string; id?: number; ready?: number; owner?: string; total?: number };
 
 const cluster = await startCluster();
+// BENCH_LATENCY_MS: a delay on every API request, as a real cluster's round trip (default 0).
+const latencyMs = Number(Deno.env.get("BENCH_LATENCY_MS") ?? 0);
+if (latencyMs > 0) cluster.server.faults.set({ latencyMs });
 const tracker = new Tracker(cluster);
 let podsAdded = 0, podsDeleted = 0;
 let onPod: ((type: string, name: string, terminating: boolean) => void) | undefined;
