@@ -56,7 +56,14 @@ export {
   type ManagerFlags,
   parseBindAddress,
   parseManagerFlags,
+  type WebhookFlags,
 } from "./manager_flags.ts";
+export {
+  type LocalWebhooks,
+  type LocalWebhooksOptions,
+  localWebhookUrl,
+  registerLocalWebhooks,
+} from "./local_webhooks.ts";
 export { checkManifests, type ManifestsDirOptions, writeManifests } from "./write_manifests.ts";
 export {
   WEBHOOK_CERT_DIR,
