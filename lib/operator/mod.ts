@@ -74,7 +74,9 @@ export {
 } from "../manifests/webhook_manifests.ts";
 export {
   injectCaBundle,
+  reusableWebhookCertificates,
   type WebhookCertificates,
   webhookCertificates,
   withWebhookCertificates,
+  type WithWebhookCertificatesOptions,
 } from "../manifests/webhook_certificates.ts";

@@ -90,7 +90,10 @@ Deno.test("manifests of an operator with webhooks: configurations, Service, conv
   const deployment = docs("config/manager/manager.yaml").find((d) => d.kind === "Deployment")!;
   const pod = deployment.spec.template.spec;
   const manager = pod.containers[0];
-  assert.ok(manager.args.includes("--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs"));
+  assert.deepEqual(manager.args.slice(-2), [
+    "--webhook-bind-address=$(POD_IP):9443",
+    "--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs",
+  ]);
   assert.deepEqual(manager.ports.at(-1), {
     name: "webhook-server",
     containerPort: 9443,
