@@ -24,7 +24,10 @@ export interface RunOperatorOptions {
   readonly args?: readonly string[];
   /** Structured logs (default JSON lines on stderr). */
   readonly logger?: Logger;
-  /** Environment (default the process's): `POD_NAME`, `POD_NAMESPACE`, in-cluster variables. */
+  /**
+   * Environment (default the process's): `POD_NAME`, `POD_NAMESPACE`, in-cluster variables,
+   * `KUBEFOLD_POD_ROOT` (a pod the embedded cluster runs as a process: where its mounted files are).
+   */
   readonly env?: Record<string, string | undefined>;
   /** Resolves once the manager is ready (tests). */
   readonly onReady?: (info: {
@@ -165,7 +168,11 @@ export async function runOperator(
       metadata: { name: namespace },
     }, { fieldManager: "kubefold" });
   }
-  const wf = f.webhook;
+  // In a pod the embedded cluster runs as a process, mounted files are under its root.
+  const podRoot = env.KUBEFOLD_POD_ROOT;
+  const wf = f.webhook.certDir && podRoot && f.webhook.certDir.startsWith("/")
+    ? { ...f.webhook, certDir: `${podRoot}${f.webhook.certDir}` }
+    : f.webhook;
   let local: LocalWebhooks | undefined;
   let manager;
   try {
