@@ -7,7 +7,10 @@
  * ## Guarantees
  * - The rendered children are the complete desired set: drift is applied back; children the
  *   Application no longer asks for (a removed component, a detached trait, ports gone) are
- *   deleted. Objects the Application does not control are never touched.
+ *   deleted, and fields it no longer renders (a detached MonitoringTrait's pod annotations)
+ *   are removed by the next apply, read from the children's managed fields under
+ *   `ctx.fieldManager` (see `planChildren`). Objects the Application does not control are
+ *   never touched.
  * - A component entry whose Component or trait cannot be resolved keeps its existing children
  *   untouched (a reference that is briefly missing never tears a running workload down) and
  *   reports why; the other components go on.
@@ -93,7 +96,10 @@ export function reconcileApplication(
     const o = w.get(objectKey(ns, d.metadata?.name ?? "")) as Obj | undefined;
     return o && !owned.includes(o) ? [o] : [];
   });
-  const planned = planChildren(desired, [...owned, ...held], { ownerUid: uid });
+  const planned = planChildren(desired, [...owned, ...held], {
+    ownerUid: uid,
+    fieldManager: ctx.fieldManager,
+  });
   const components = entries.map((entry, i) => {
     const prefix = `${objectKey(ns, workloadName(name, entry.name))}`;
     return componentHealth({

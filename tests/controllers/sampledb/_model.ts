@@ -10,10 +10,13 @@ import { formatTime } from "../../../lib/core/time.ts";
 import type { Plan } from "../../../lib/reconcile/plan.ts";
 import { worldFromObjects } from "../../../lib/reconcile/world.ts";
 import { ownerReference } from "../../../lib/reconcile/owner_reference.ts";
+import { fieldManagerOf } from "../../../lib/controller/field_manager.ts";
+import { modelApply, modelCreate } from "../../_model_writes.ts";
 import {
   reconcileSampleDb,
   type SampleDB,
   SAMPLEDB_FINALIZER,
+  sampleDbController,
   type SampleDbWorld,
 } from "../../../controllers/sampledb/mod.ts";
 
@@ -21,6 +24,8 @@ export const NS = "default";
 export const NAME = "orders";
 export const UID = "0badc0de-1111-2222-3333-444455556666";
 export const VERSIONS = ["15.2", "15.8", "16.0", "16.4", "17.1"] as const;
+/** The field manager the controller runtime gives the SampleDB reconciler. */
+export const MANAGER = fieldManagerOf(sampleDbController().name);
 
 // deno-lint-ignore no-explicit-any
 export type Obj = KubeObject & { spec?: any; status?: any; data?: any };
@@ -74,7 +79,11 @@ export function worldOf(m: Model): SampleDbWorld {
 
 /** Runs the real reconciler on the model (throws on a Left). */
 export function reconcileModel(m: Model, password = "pw-1"): Plan {
-  const r = reconcileSampleDb(structuredClone(m.db!), worldOf(m), { now: m.now, password });
+  const r = reconcileSampleDb(structuredClone(m.db!), worldOf(m), {
+    now: m.now,
+    password,
+    fieldManager: MANAGER,
+  });
   if (r._tag === "Left") throw new Error(r.left.message);
   return r.right;
 }
@@ -93,7 +102,18 @@ function remove(m: Model, id: string): void {
   }
 }
 
-/** Executes a plan like the applier: deletes, then writes, then status; "already" is fine. */
+/** The object with the SampleDB as controller owner, as the applier sends it. */
+const withOwner = (db: SampleDB, o: Obj): Obj =>
+  o.metadata?.ownerReferences?.some((r) => r.controller) ? o : {
+    ...o,
+    metadata: { ...o.metadata, ownerReferences: [ownerReference(db)] },
+  };
+
+/**
+ * Executes a plan like the applier and the API server: deletes, then writes, then status;
+ * "already" is fine. Creates POST (or apply without force, `apply: true`) and applies are
+ * server-side applies by {@link MANAGER}, with managed fields.
+ */
 export function applyModel(m: Model, plan: Plan): void {
   const rank = (t: string) => (t === "delete" ? 0 : t === "status" ? 2 : 1);
   for (const op of [...plan.ops].sort((a, b) => rank(a.type) - rank(b.type))) {
@@ -104,36 +124,39 @@ export function applyModel(m: Model, plan: Plan): void {
         break;
       }
       case "create": {
-        const obj = structuredClone(op.object) as Obj;
-        const id = idOf(obj);
-        if (m.objects.has(id)) break; // AlreadyExists
         const owned = op.owned !== false && m.db;
-        obj.metadata = {
-          ...obj.metadata,
+        const obj = owned
+          ? withOwner(m.db!, structuredClone(op.object) as Obj)
+          : structuredClone(op.object) as Obj;
+        const id = idOf(obj);
+        if (m.objects.has(id)) break; // AlreadyExists (a conflict, for a create by apply)
+        const made = op.apply
+          ? modelApply(undefined, obj, MANAGER, { force: false, now: m.now })
+          : { type: "written" as const, object: modelCreate(obj, MANAGER, m.now) };
+        if (made.type !== "written") break;
+        const stored = made.object as Obj;
+        stored.metadata = {
+          ...stored.metadata,
           uid: `uid-${++m.uids}`,
           generation: 1,
           creationTimestamp: formatTime(m.now),
-          ...(owned ? { ownerReferences: [{ ...ownerReference(m.db!), controller: true }] } : {}),
         };
-        m.objects.set(id, obj);
+        m.objects.set(id, stored);
         m.log.push(`create ${id}`);
         break;
       }
       case "apply": {
-        const obj = structuredClone(op.object) as Obj;
+        const obj = withOwner(m.db!, structuredClone(op.object) as Obj);
         const old = m.objects.get(idOf(obj))!;
-        const changed = JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
-        m.objects.set(idOf(obj), {
-          ...old,
-          ...obj,
-          metadata: {
-            ...old.metadata,
-            labels: obj.metadata?.labels,
-            annotations: obj.metadata?.annotations,
-            generation: (old.metadata?.generation ?? 1) + (changed ? 1 : 0),
-          },
-          status: old.status,
-        });
+        const r = modelApply(old, obj, MANAGER, { force: true, now: m.now });
+        if (r.type !== "written") throw new Error("a forced apply cannot conflict");
+        const next = r.object as Obj;
+        const changed = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
+        next.metadata = {
+          ...next.metadata,
+          generation: (old.metadata?.generation ?? 1) + (changed ? 1 : 0),
+        };
+        m.objects.set(idOf(obj), next);
         m.log.push(`apply ${idOf(obj)}`);
         break;
       }
