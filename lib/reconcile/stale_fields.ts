@@ -4,10 +4,12 @@
  *
  * ## Guarantees
  * - A field is stale when the field manager's `Apply` entry (main resource, not a
- *   subresource) owns it, the desired object no longer has it, and no other
- *   managedFields entry owns it: exactly the fields a server-side apply of `desired`
- *   would remove. Fields another manager (or this manager's own `Update` entry) also owns
- *   are kept by the server, so they are not reported: an apply would change nothing.
+ *   subresource) owns it and the desired object no longer has it: exactly the fields a
+ *   server-side apply of `desired` takes out of that entry. The server removes them from
+ *   the object unless another entry (another manager, or this manager's own `Update`
+ *   entry) owns them too; then the apply only gives up this manager's claim, so a later
+ *   change of the field by the other manager is no conflict with a controller that no
+ *   longer wants it. Either way the apply is needed once, and then nothing is stale.
  * - Map and struct fields (`f:` keys) are walked, and so are the fields of list items
  *   `desired` still has (`k:` keys of list maps such as `containers` or `env`, matched by
  *   their key fields; `i:` positions): a field dropped inside an item (a container's `env`
@@ -46,29 +48,6 @@ type Tree = Readonly<Record<string, unknown>>;
 
 const tree = (v: unknown): Tree | undefined => (isPlainObject(v) ? v : undefined);
 
-/** The nodes at `key` of the trees that have one. */
-function childrenAt(trees: readonly Tree[], key: string): Tree[] {
-  const out: Tree[] = [];
-  for (const t of trees) {
-    const c = tree(t[key]);
-    if (c) out.push(c);
-  }
-  return out;
-}
-
-/** Whether `node` owns a path (a leaf, or a node marked `.`) no tree in `others` has. */
-function ownsUnshared(node: Tree, others: readonly Tree[]): boolean {
-  const keys = Object.keys(node);
-  const ownsItself = keys.length === 0 || keys.includes(".");
-  if (ownsItself && others.length === 0) return true;
-  for (const key of keys) {
-    if (key === ".") continue;
-    const child = tree(node[key]) ?? {};
-    if (ownsUnshared(child, childrenAt(others, key))) return true;
-  }
-  return false;
-}
-
 /** A list-map item's key fields from its `k:` key, or `undefined` if unreadable. */
 function keyFields(key: string): Record<string, unknown> | undefined {
   try {
@@ -91,18 +70,11 @@ function itemOf(list: readonly unknown[], k: Record<string, unknown>): unknown {
   });
 }
 
-function walkList(
-  mine: Tree,
-  desired: readonly unknown[],
-  others: readonly Tree[],
-  path: string,
-  out: string[],
-): void {
+function walkList(mine: Tree, desired: readonly unknown[], path: string, out: string[]): void {
   for (const key of Object.keys(mine)) {
     // Items desired no longer has change the list, which diff sees (lists are atomic);
     // set members (`v:`) are values, with no fields inside.
     const node = tree(mine[key]) ?? {};
-    const shared = childrenAt(others, key);
     if (key.startsWith("k:")) {
       const k = keyFields(key);
       const item = k && itemOf(desired, k);
@@ -110,10 +82,10 @@ function walkList(
       const at = `${path}[${Object.entries(k).map(([f, v]) => `${f}=${JSON.stringify(v)}`)}]`;
       // Key fields are never stale: the server may have filled them in.
       const fields = Object.fromEntries(Object.keys(k).map((f) => [f, null]));
-      walk(node, { ...item, ...fields }, shared, new Set(), at, out);
+      walk(node, { ...item, ...fields }, new Set(), at, out);
     } else if (key.startsWith("i:")) {
       const item = desired[Number(key.slice(2))];
-      if (isPlainObject(item)) walk(node, item, shared, new Set(), `${path}[${key.slice(2)}]`, out);
+      if (isPlainObject(item)) walk(node, item, new Set(), `${path}[${key.slice(2)}]`, out);
     }
   }
 }
@@ -121,7 +93,6 @@ function walkList(
 function walk(
   mine: Tree,
   desired: Readonly<Record<string, unknown>>,
-  others: readonly Tree[],
   ignore: ReadonlySet<string>,
   path: string,
   out: string[],
@@ -132,27 +103,22 @@ function walk(
     const at = path === "" ? name : `${path}.${name}`;
     if (ignore.has(at)) continue;
     const node = tree(mine[key]) ?? {};
-    const shared = childrenAt(others, key);
     const d = desired[name];
-    if (d === undefined) {
-      if (ownsUnshared(node, shared)) out.push(at);
-    } else if (isPlainObject(d)) {
-      walk(node, d, shared, ignore, at, out);
-    } else if (Array.isArray(d)) {
-      walkList(node, d, shared, at, out);
-    }
+    if (d === undefined) out.push(at);
+    else if (isPlainObject(d)) walk(node, d, ignore, at, out);
+    else if (Array.isArray(d)) walkList(node, d, at, out);
   }
 }
 
 /**
- * The fields `fieldManager` applied to `observed` that `desired` no longer has and no other
- * manager owns (dot-separated paths, list items as `[name="web"]`, the shallowest stale
+ * The fields `fieldManager` applied to `observed` that `desired` no longer has (dot-separated
+ * paths, list items as `[name="web"]`, the shallowest stale
  * field of a branch only), or `undefined` when `observed` has no managed fields to tell.
  *
  * Like server-side apply's pruning rule ("fields a manager applied before and omits now are
  * removed unless another manager owns them"), but evaluated on the cache, so a reconciler
- * can tell whether an `apply` would remove anything — the half of drift {@link diff} cannot
- * see, since it compares only the fields present in `desired`.
+ * can tell whether an `apply` would remove anything (or give up a claim) — the half of
+ * drift {@link diff} cannot see, since it compares only the fields present in `desired`.
  *
  * @param desired the object the controller applies now
  * @param observed the object in the cache, with `metadata.managedFields`
@@ -186,16 +152,11 @@ export function staleFields(
   if (entries === undefined || entries.length === 0) return undefined;
   const isMine = (e: (typeof entries)[number]) =>
     e.manager === options.fieldManager && e.operation === "Apply" && !e.subresource;
-  const others: Tree[] = [];
-  for (const e of entries) {
-    const t = isMine(e) ? undefined : tree(e.fieldsV1);
-    if (t) others.push(t);
-  }
   const out: string[] = [];
   const ignore = new Set(options.ignore ?? SERVER_OWNED_PATHS);
   for (const e of entries) {
     const mine = isMine(e) ? tree(e.fieldsV1) : undefined;
-    if (mine) walk(mine, desired as Record<string, unknown>, others, ignore, "", out);
+    if (mine) walk(mine, desired as Record<string, unknown>, ignore, "", out);
   }
   return out;
 }
