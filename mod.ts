@@ -143,6 +143,7 @@ export type { KubeconfigSourceOptions } from "./lib/client/config/read_kubeconfi
 export {
   type InClusterOptions,
   loadInClusterConfig,
+  SERVICE_ACCOUNT_DIR_ENV,
 } from "./lib/client/config/load_in_cluster_config.ts";
 export type {
   Auth,

@@ -10,6 +10,7 @@ import type { FieldError } from "../core/status.ts";
 import type { KindHooks } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
+import { groupHooks } from "./group_hooks.ts";
 import { bytesToBase64, configMapSizeErrors, secretSizeErrors } from "./data_size_limits.ts";
 import { containerNameErrors } from "./container_names.ts";
 import { webhookConfigurationHooks } from "./admission/webhook_configuration_hooks.ts";
@@ -105,6 +106,13 @@ function defaultPodSpec(given: unknown): Record<string, unknown> {
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= "ClusterFirst";
   spec.enableServiceLinks ??= true;
+  // v1 conversion: the deprecated serviceAccount mirrors serviceAccountName (and fills it).
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === "string" && spec.serviceAccount) {
+    spec.serviceAccountName = spec.serviceAccount;
+  }
+  if (typeof spec.serviceAccountName === "string" && spec.serviceAccountName) {
+    spec.serviceAccount = spec.serviceAccountName;
+  }
   return spec;
 }
 
@@ -304,5 +312,6 @@ export function builtinHooks(): Map<string, KindHooks> {
     ["apps/daemonsets", workloadHooks("DaemonSet")],
     ...batchHooks(defaultPodSpec),
     ...webhookConfigurationHooks(),
+    ...groupHooks(),
   ]);
 }

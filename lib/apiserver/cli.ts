@@ -28,6 +28,8 @@ export interface CliArgs {
   readonly nodes?: number;
   /** `false` with `--no-simulation`: no nodes, scheduler or kubelets (pods stay Pending). */
   readonly simulation?: boolean;
+  /** `--run-images 'PATTERN=PATH,...'`: pods of these images run as local processes. */
+  readonly runImages?: string;
   /** Injected faults (`--faults`), with the seed that replays them. */
   readonly faults?: FaultOptions;
   /** Repair the data dir before starting (`--repair-wal`): drop its log from an offset on. */
@@ -56,6 +58,7 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
     tls?: boolean;
     nodes?: number;
     simulation?: boolean;
+    runImages?: string;
     faults?: FaultOptions;
     repairWal?: RepairAction;
   } = {};
@@ -80,11 +83,13 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
       }
       case "--host":
       case "--data-dir":
+      case "--run-images":
       case "--token": {
         const v = value();
         if (!v) return { ok: false, error: `${flag}: expected a value` };
         if (flag === "--host") extra.host = v;
         else if (flag === "--data-dir") extra.dataDir = v;
+        else if (flag === "--run-images") extra.runImages = v;
         else extra.token = v;
         break;
       }
@@ -165,6 +170,8 @@ export const cliFlagsHelp = `  --port N           port to listen on (default: a 
                      sends tokens only over HTTPS)
   --nodes N          simulated nodes that schedule and run pods (default: 3)
   --no-simulation    no simulated nodes, scheduler or kubelets: pods stay Pending
+  --run-images SPEC  run pods of these images as local processes (needs --tls), e.g.
+                     'example.com/hello-operator:*=./bin/hello-operator' (comma-separated)
   --faults SPEC      inject seeded faults, for testing clients and controllers; SPEC is JSON
                      or key=value,... with keys: seed (replays a run; printed at start),
                      errorRate (500/503), throttleRate (429), retryAfterSeconds (default 1),
@@ -208,7 +215,9 @@ async function main(): Promise<number> {
       dataDir: args.dataDir,
       token: args.token,
       tls: args.tls,
-      simulation: args.simulation === false ? false : { nodes: args.nodes ?? 3 },
+      simulation: args.simulation === false
+        ? false
+        : { nodes: args.nodes ?? 3, ...(args.runImages ? { runImages: args.runImages } : {}) },
       ...(args.faults ? { faults: args.faults } : {}),
       logger: { warn: (msg, fields) => console.error(`apiserver: warning: ${msg}`, fields ?? "") },
     });

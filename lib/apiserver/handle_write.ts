@@ -111,16 +111,9 @@ export async function handleCreate(
   info: ResourceInfo,
   namespace: string | undefined,
 ): Promise<Response> {
-  const type = contentTypeOf(req);
   const opts = writeOptions(req);
-  if (type === protobuf) {
-    let decoded: unknown;
-    try {
-      decoded = decodeKubeProtobuf(await readBodyBytes(req));
-    } catch (e) {
-      if (e instanceof ApiFailure) throw e;
-      unsupported(["application/json", "application/yaml"], (e as Error).message);
-    }
+  if (contentTypeOf(req) === protobuf) {
+    const decoded = await protobufBody(req);
     const request = { style: "body" as const, duplicates: [] };
     return respond(await admittedCreate(ctx, info, namespace, decoded, { ...opts, request }));
   }
@@ -128,6 +121,24 @@ export async function handleCreate(
   requireTypeMeta(info, decoded.value);
   const request = { style: "body" as const, duplicates: decoded.duplicates };
   return respond(await admittedCreate(ctx, info, namespace, decoded.value, { ...opts, request }));
+}
+
+/**
+ * The object a POST to a subresource or review endpoint carries: JSON, YAML or (for the
+ * kinds kubectl creates imperatively) Kubernetes protobuf; 415 for other media types.
+ */
+export async function requestObject(ctx: ServerContext, req: Request): Promise<unknown> {
+  if (contentTypeOf(req) === protobuf) return await protobufBody(req);
+  return (await body(ctx, req)).value;
+}
+
+async function protobufBody(req: Request): Promise<unknown> {
+  try {
+    return decodeKubeProtobuf(await readBodyBytes(req));
+  } catch (e) {
+    if (e instanceof ApiFailure) throw e;
+    unsupported(["application/json", "application/yaml"], (e as Error).message);
+  }
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";

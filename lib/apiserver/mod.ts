@@ -21,10 +21,17 @@
  */
 
 // The API server.
-export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
+export {
+  type ApiServer,
+  type ApiServerOptions,
+  type ForbiddenRequest,
+  type ServerCompanion,
+  startApiServer,
+} from "./server.ts";
 export type { PersistenceLogger } from "./persistence/mod.ts";
 export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
+export type { ImageMapping } from "./controllers/image_map.ts";
 export {
   type FaultControl,
   type FaultKind,
@@ -40,6 +47,8 @@ export { type DataDirError, type RepairAction, repairDataDir } from "./persisten
 export {
   type Cluster,
   type ClusterClock,
+  clusterControllers,
+  type ClusterControllersOptions,
   type ClusterOptions,
   scaledClock,
   type ScaledClockOptions,
@@ -47,3 +56,10 @@ export {
   workloadControllers,
   type WorkloadControllersOptions,
 } from "../../controllers/workloads/mod.ts";
+export {
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  standardStorageClass,
+  type StorageClass,
+  storageControllers,
+} from "../../controllers/storage/mod.ts";

@@ -10,6 +10,7 @@
  */
 
 import { appsKinds, batchKinds, serviceKinds } from "./protobuf_apps.ts";
+import { reviewKinds } from "./protobuf_review.ts";
 import { meta, type Spec, strictName } from "./_protobuf_spec.ts";
 
 const localRef: Spec = { 1: { name: "name", kind: "string" } };
@@ -45,6 +46,7 @@ const kinds: Record<string, Spec> = {
   ...appsKinds,
   ...batchKinds,
   ...serviceKinds,
+  ...reviewKinds,
 };
 
 class Reader {

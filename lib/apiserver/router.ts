@@ -7,7 +7,10 @@
 import { failure } from "../core/status.ts";
 import { ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
 import type { ServerContext } from "./context.ts";
-import { authorizeRequest } from "./auth.ts";
+import type { AccessControl } from "./access_control.ts";
+import type { CreateHandler } from "./access_reviews.ts";
+import type { UserInfo } from "./rbac/types.ts";
+import { servedVerbs } from "./resource_info.ts";
 import {
   apiGroup,
   apiGroupList,
@@ -40,6 +43,7 @@ export type SubresourceHandler = (
   req: Request,
   namespace: string | undefined,
   name: string,
+  user: UserInfo,
 ) => Promise<Response>;
 
 /** Router configuration. */
@@ -50,8 +54,12 @@ export interface RouterOptions {
   readonly count: (verb: string, resource: string) => void;
   /** POST handlers of extra subresources, keyed `plural/subresource`. */
   readonly subresources?: Map<string, SubresourceHandler>;
-  /** Bearer token every request must carry (401 otherwise); undefined: no check. */
-  readonly token?: string;
+  /** GET handlers of extra subresources (`pods/log`), keyed `plural/subresource`. */
+  readonly readSubresources?: Map<string, SubresourceHandler>;
+  /** POST handlers of the create-only resources (the reviews), keyed by storage key. */
+  readonly creators?: Map<string, CreateHandler>;
+  /** Authentication, impersonation and authorization of every request. */
+  readonly access: AccessControl;
 }
 
 const notFound = () =>
@@ -64,7 +72,7 @@ const methodNotAllowed = () =>
 /** Creates the request handler. */
 export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   const openApiV3 = createOpenApiV3(ctx);
-  async function route(req: Request): Promise<Response> {
+  async function route(req: Request, user: UserInfo): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const parts = path.split("/").filter((p) => p);
@@ -92,6 +100,14 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     const target = resolveTarget(ctx.registry, path);
     if (!target) return answerUnavailable(ctx, req, path) ?? notFound();
     const { info, namespace } = target;
+    if (!servedVerbs(info).includes("get")) {
+      const create = opts.creators?.get(info.storageKey);
+      if (target.type !== "collection" || req.method !== "POST" || !create) {
+        return methodNotAllowed();
+      }
+      opts.count("create", info.plural);
+      return await create(req, namespace, user);
+    }
     if (target.type === "collection") {
       switch (req.method) {
         case "GET": {
@@ -118,6 +134,12 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
     if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
+    const reader = opts.readSubresources?.get(`${info.plural}/${subresource}`);
+    if (reader) {
+      if (req.method !== "GET") return methodNotAllowed();
+      opts.count(`get/${subresource}`, info.plural);
+      return await reader(req, namespace, name, user);
+    }
     if (
       info.group === "" && info.plural === "pods" && subresource && connectSubresources[subresource]
     ) {
@@ -131,7 +153,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     if (extra) {
       if (req.method !== "POST") return methodNotAllowed();
       opts.count(`create/${subresource}`, info.plural);
-      if (subresource !== "binding") return await extra(req, namespace, name);
+      if (subresource !== "binding") return await extra(req, namespace, name, user);
       const text = await req.text();
       let body: unknown;
       try {
@@ -143,7 +165,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
         headers: req.headers,
         body: admitted === body ? text : JSON.stringify(admitted),
       });
-      return await extra(again, namespace, name);
+      return await extra(again, namespace, name, user);
     }
     const sub = subresource ? `/${subresource}` : "";
     switch (req.method) {
@@ -170,10 +192,10 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   }
 
   return async (req: Request): Promise<Response> => {
-    const denied = authorizeRequest(req, opts.token);
-    if (denied) return denied;
     try {
-      return await route(req);
+      const access = await opts.access.check(req, new URL(req.url));
+      if ("response" in access) return access.response;
+      return await route(req, access.user);
     } catch (e) {
       if (e instanceof ApiFailure) return statusResponse(e.status, e.headers);
       if (e instanceof URIError) {

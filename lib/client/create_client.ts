@@ -4,7 +4,6 @@
  * @module
  */
 import { asyncScheduler, E, type Either, type SchedulerLike } from "../deps.ts";
-import type { KubeObject } from "../core/object.ts";
 import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";

@@ -22,8 +22,8 @@ export interface HealthProbes {
 }
 
 /**
- * Serves the health endpoints on 127.0.0.1: `/healthz` (always ok), `/readyz` (ok, or 503 with
- * one line per reason) and `/metrics`.
+ * Serves the health endpoints on `hostname` (default 127.0.0.1): `/healthz` (always ok),
+ * `/readyz` (ok, or 503 with one line per reason) and `/metrics`.
  *
  * @example
  * ```ts
@@ -36,11 +36,12 @@ export interface HealthProbes {
 export async function serveHealth(
   port: number,
   probes: HealthProbes,
+  hostname = "127.0.0.1",
 ): Promise<HealthServer> {
   const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
   const server = Deno.serve({
     port,
-    hostname: "127.0.0.1",
+    hostname,
     onListen: (a) => resolve(a as Deno.NetAddr),
   }, (req) => {
     switch (new URL(req.url).pathname) {

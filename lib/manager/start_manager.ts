@@ -51,6 +51,8 @@ export interface ManagerOptions {
   readonly logger?: Logger;
   /** Serve `/healthz`, `/readyz`, `/metrics` on this port (0: any free port; default: none). */
   readonly healthPort?: number;
+  /** Address the health server binds (default `127.0.0.1`; a pod's IP or `0.0.0.0` in a pod). */
+  readonly healthHostname?: string;
   /** Stop gracefully on SIGINT/SIGTERM (default false). */
   readonly handleSignals?: boolean;
   /**
@@ -272,7 +274,8 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   ready.then(() => (synced = true), () => {});
   const notReady = (): string[] => {
     if (synced) return [];
-    if (!leading) return ["not leading: waiting for the Lease"];
+    // A standby replica (leader election, not leading) is ready to take over.
+    if (!leading) return stopping ? ["stopping"] : [];
     const waiting = tracked.filter((m) => !m.informer.hasSynced());
     return waiting.length === 0 ? ["starting"] : waiting.map((m) => {
       const why = m.informer.lastError();
@@ -302,13 +305,24 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       ),
       ...(webhookServer?.metrics.families() ?? []),
     ]);
-  const health: HealthServer | undefined = options.healthPort === undefined
-    ? undefined
-    : await serveHealth(options.healthPort, { notReady, metrics: metricsText });
-
   let stopping: Promise<void> | undefined;
+  let health: HealthServer | undefined;
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const onSignal = () => void stop();
+  // Before the first await: a signal once the controllers run stops them gracefully.
+  if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
+  health = options.healthPort === undefined ? undefined : await serveHealth(
+    options.healthPort,
+    { notReady, metrics: metricsText },
+    options.healthHostname,
+  );
+  if (stopping) {
+    // Stopped while the health server started: close it here (stop() saw none).
+    const started = health;
+    health = undefined;
+    await started?.close();
+  }
+
   function stop(reason?: Error): Promise<void> {
     stopping ??= (async () => {
       log.info("stopping: finishing in-flight reconciles");
@@ -332,7 +346,6 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     })();
     return stopping;
   }
-  if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
   return {
     ready,
     healthUrl: health?.url,

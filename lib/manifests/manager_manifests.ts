@@ -78,7 +78,7 @@ function deployment(op: ResolvedOperator): JsonObject {
             },
             readinessProbe: {
               httpGet: { path: "/readyz", port: "health" },
-              initialDelaySeconds: 1,
+              initialDelaySeconds: 2,
               periodSeconds: 5,
             },
             resources: {

@@ -3,7 +3,7 @@
  * lists the PodSet controller's SuccessfulCreate events.
  */
 import assert from "node:assert/strict";
-import { connect, E, type KubeObject, startManager } from "../../../mod.ts";
+import { connect, E, startManager } from "../../../mod.ts";
 import { filter, firstValueFrom } from "../../../lib/deps.ts";
 import { startApiServer } from "../../../lib/apiserver/mod.ts";
 import { podSetController, podSetCrd } from "../../../controllers/podset/mod.ts";
