@@ -27,7 +27,11 @@ type Deployment = KubeObject & {
     template: {
       metadata: { annotations?: Record<string, string> };
       spec: {
-        containers: { image: string; env?: { name: string; value: string }[]; command?: string[] }[];
+        containers: {
+          image: string;
+          env?: { name: string; value: string }[];
+          command?: string[];
+        }[];
       };
     };
   };

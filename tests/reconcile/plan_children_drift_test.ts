@@ -99,7 +99,10 @@ const fewer: Child = { name: "x", labels: { a: "1" }, data: { k: "1" } };
 Deno.test("planChildren() creates children by server-side apply and applies one whose applied label desired dropped", () => {
   const world = new Map<string, KubeObject>();
   const created = plan(world, [first], M).ops;
-  assert.deepEqual(created.map((o) => [o.type, o.type === "create" && o.apply]), [["create", true]]);
+  assert.deepEqual(created.map((o) => [o.type, o.type === "create" && o.apply]), [[
+    "create",
+    true,
+  ]]);
   execute(world, created);
   assert.deepEqual(plan(world, [first], M).ops, []);
   const ops = plan(world, [fewer], M).ops;
@@ -136,8 +139,10 @@ Deno.test("planChildren() leaves fields of a child created by POST to its Update
 Deno.test("planChildren() does not count the owner reference the applier adds as stale", () => {
   const world = new Map<string, KubeObject>();
   execute(world, plan(world, [first], M).ops);
-  assert.ok(world.get("x")?.metadata?.managedFields?.some((e) =>
-    JSON.stringify(e.fieldsV1).includes("f:ownerReferences")
-  ));
+  assert.ok(
+    world.get("x")?.metadata?.managedFields?.some((e) =>
+      JSON.stringify(e.fieldsV1).includes("f:ownerReferences")
+    ),
+  );
   assert.deepEqual(plan(world, [first], M).ops, []);
 });

@@ -37,7 +37,10 @@ Deno.test("staleFields() reports the fields the manager applied that desired dro
     "metadata.labels",
     "data",
   ]);
-  const all = { metadata: { name: "a", labels: { app: "web", tier: "x" } }, data: { k: "v", old: "y" } };
+  const all = {
+    metadata: { name: "a", labels: { app: "web", tier: "x" } },
+    data: { k: "v", old: "y" },
+  };
   assert.deepEqual(staleFields(all, o, { fieldManager: M }), [], "values are diff's business");
 });
 
@@ -89,7 +92,10 @@ Deno.test("staleFields() counts a null in desired as present, skips ignored root
   );
   const desired = { metadata: { name: "a", labels: { app: "web", tier: "front" } }, data: null };
   assert.deepEqual(staleFields(desired, o, { fieldManager: M }), []);
-  const one = { metadata: { name: "a", labels: { app: "web", tier: "front" } }, data: { old: null } };
+  const one = {
+    metadata: { name: "a", labels: { app: "web", tier: "front" } },
+    data: { old: null },
+  };
   assert.deepEqual(staleFields(one, o, { fieldManager: M }), ["data.k"]);
   assert.deepEqual(
     staleFields({ metadata: { name: "a" }, data: null }, o, {
@@ -117,7 +123,11 @@ const containerFields = {
             "f:image": {},
             "f:env": { 'k:{"name":"A"}': { ".": {}, "f:name": {}, "f:value": {} } },
             "f:ports": {
-              'k:{"containerPort":80,"protocol":"TCP"}': { ".": {}, "f:containerPort": {}, "f:name": {} },
+              'k:{"containerPort":80,"protocol":"TCP"}': {
+                ".": {},
+                "f:containerPort": {},
+                "f:name": {},
+              },
             },
           },
         },
@@ -275,7 +285,9 @@ Deno.test("staleFields() agrees with server-side apply: with nothing diff sees, 
           fieldManager: "kubectl-annotate",
           patch: {
             type: "merge",
-            body: { metadata: { annotations: { [other === "patch-new" ? "extra" : "note"]: "z" } } },
+            body: {
+              metadata: { annotations: { [other === "patch-new" ? "extra" : "note"]: "z" } },
+            },
           },
         });
         assert.ok(E.isRight(r));
