@@ -8,7 +8,6 @@ import fc from "npm:fast-check@4.10.2";
 import type { KubeObject } from "../../../lib/core/object.ts";
 import type { Plan } from "../../../lib/reconcile/plan.ts";
 import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import { ownerReference } from "../../../lib/reconcile/owner_reference.ts";
 import { fieldManagerOf } from "../../../lib/controller/field_manager.ts";
 import {
   type Application,
@@ -17,7 +16,7 @@ import {
   reconcileApplication,
   type TraitKind,
 } from "../../../controllers/oam/mod.ts";
-import { modelApply, modelCreate } from "../../_model_writes.ts";
+import { modelWriteOp } from "../../_model_writes.ts";
 
 export const NS = "default";
 export const APP = "shop";
@@ -96,13 +95,6 @@ export function reconcileModel(m: Model): Plan {
   return r.right;
 }
 
-/** The object with the Application as controller owner, as the applier sends it. */
-const withOwner = (m: Model, o: Obj): Obj =>
-  o.metadata?.ownerReferences?.some((r) => r.controller) ? o : {
-    ...o,
-    metadata: { ...o.metadata, ownerReferences: [ownerReference(appOf(m)!)] },
-  };
-
 /**
  * Executes a plan like the applier and the API server: deletes with uid precondition; creates
  * owned (by server-side apply without force when `apply: true`, else POST); applies as
@@ -117,31 +109,15 @@ export function applyModel(m: Model, plan: Plan): void {
         if (m.objects.get(id)?.metadata?.uid === op.ref.uid) m.objects.delete(id);
         break;
       }
-      case "create": {
-        const o = withOwner(m, structuredClone(op.object) as Obj);
-        if (m.objects.has(idOf(o))) break; // AlreadyExists (a conflict, for create by apply)
-        const made = op.apply ? modelApply(undefined, o, MANAGER, { force: false, now: NOW }) : {
-          type: "written" as const,
-          object: modelCreate(o, MANAGER, NOW),
-        };
-        if (made.type !== "written") break;
-        const stored = made.object as Obj;
-        stored.metadata = { ...stored.metadata, uid: `uid-${++m.uids}`, generation: 1 };
-        put(m, stored);
-        break;
-      }
+      case "create":
       case "apply": {
-        const o = withOwner(m, structuredClone(op.object) as Obj);
-        const old = m.objects.get(idOf(o))!;
-        const r = modelApply(old, o, MANAGER, { force: true, now: NOW });
-        if (r.type !== "written") throw new Error("a forced apply cannot conflict");
-        const next = r.object as Obj;
-        const changed = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
-        next.metadata = {
-          ...next.metadata,
-          generation: (old.metadata?.generation ?? 1) + (changed ? 1 : 0),
-        };
-        put(m, next);
+        const written = modelWriteOp(op, m.objects.get(idOf(op.object)), {
+          manager: MANAGER,
+          now: NOW,
+          owner: appOf(m),
+          uid: () => `uid-${++m.uids}`,
+        });
+        if (written) put(m, written); // else AlreadyExists (a conflict, for a create by apply)
         break;
       }
       case "status": {

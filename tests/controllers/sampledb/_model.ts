@@ -3,15 +3,14 @@
  * and the other controllers' moves (StatefulSet roll-out, Jobs finishing, the CronJob firing,
  * the snapshotter) — so properties can run whole traces without a server.
  */
-// deno-lint-ignore no-import-prefix
-import fc from "npm:fast-check@4.10.2";
 import type { KubeObject } from "../../../lib/core/object.ts";
 import { formatTime } from "../../../lib/core/time.ts";
 import type { Plan } from "../../../lib/reconcile/plan.ts";
 import { worldFromObjects } from "../../../lib/reconcile/world.ts";
 import { ownerReference } from "../../../lib/reconcile/owner_reference.ts";
 import { fieldManagerOf } from "../../../lib/controller/field_manager.ts";
-import { modelApply, modelCreate } from "../../_model_writes.ts";
+import { modelWriteOp } from "../../_model_writes.ts";
+import { type Step, traceArb, VERSIONS } from "./_steps.ts";
 import {
   reconcileSampleDb,
   type SampleDB,
@@ -23,7 +22,6 @@ import {
 export const NS = "default";
 export const NAME = "orders";
 export const UID = "0badc0de-1111-2222-3333-444455556666";
-export const VERSIONS = ["15.2", "15.8", "16.0", "16.4", "17.1"] as const;
 /** The field manager the controller runtime gives the SampleDB reconciler. */
 export const MANAGER = fieldManagerOf(sampleDbController().name);
 
@@ -102,13 +100,6 @@ function remove(m: Model, id: string): void {
   }
 }
 
-/** The object with the SampleDB as controller owner, as the applier sends it. */
-const withOwner = (db: SampleDB, o: Obj): Obj =>
-  o.metadata?.ownerReferences?.some((r) => r.controller) ? o : {
-    ...o,
-    metadata: { ...o.metadata, ownerReferences: [ownerReference(db)] },
-  };
-
 /**
  * Executes a plan like the applier and the API server: deletes, then writes, then status;
  * "already" is fine. Creates POST (or apply without force, `apply: true`) and applies are
@@ -123,41 +114,18 @@ export function applyModel(m: Model, plan: Plan): void {
         if (m.objects.get(id)?.metadata?.uid === op.ref.uid) remove(m, id);
         break;
       }
-      case "create": {
-        const owned = op.owned !== false && m.db;
-        const obj = owned
-          ? withOwner(m.db!, structuredClone(op.object) as Obj)
-          : structuredClone(op.object) as Obj;
-        const id = idOf(obj);
-        if (m.objects.has(id)) break; // AlreadyExists (a conflict, for a create by apply)
-        const made = op.apply
-          ? modelApply(undefined, obj, MANAGER, { force: false, now: m.now })
-          : { type: "written" as const, object: modelCreate(obj, MANAGER, m.now) };
-        if (made.type !== "written") break;
-        const stored = made.object as Obj;
-        stored.metadata = {
-          ...stored.metadata,
-          uid: `uid-${++m.uids}`,
-          generation: 1,
-          creationTimestamp: formatTime(m.now),
-        };
-        m.objects.set(id, stored);
-        m.log.push(`create ${id}`);
-        break;
-      }
+      case "create":
       case "apply": {
-        const obj = withOwner(m.db!, structuredClone(op.object) as Obj);
-        const old = m.objects.get(idOf(obj))!;
-        const r = modelApply(old, obj, MANAGER, { force: true, now: m.now });
-        if (r.type !== "written") throw new Error("a forced apply cannot conflict");
-        const next = r.object as Obj;
-        const changed = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
-        next.metadata = {
-          ...next.metadata,
-          generation: (old.metadata?.generation ?? 1) + (changed ? 1 : 0),
-        };
-        m.objects.set(idOf(obj), next);
-        m.log.push(`apply ${idOf(obj)}`);
+        const id = idOf(op.object);
+        const written = modelWriteOp(op, m.objects.get(id), {
+          manager: MANAGER,
+          now: m.now,
+          owner: op.type === "create" && op.owned === false ? undefined : m.db,
+          uid: () => `uid-${++m.uids}`,
+        });
+        if (written === undefined) break; // AlreadyExists (a conflict, for a create by apply)
+        m.objects.set(id, written);
+        m.log.push(`${op.type} ${id}`);
         break;
       }
       case "patch": {
@@ -222,58 +190,6 @@ export const jobsOf = (m: Model, task: "init" | "upgrade" | "backup") =>
   );
 export const runningJobs = (m: Model, task: "init" | "upgrade" | "backup") =>
   jobsOf(m, task).filter(running);
-
-/** A move of the rest of the cluster (or of the user). */
-export type Step =
-  | { readonly type: "reconcile" }
-  | { readonly type: "rollOut" }
-  | {
-    readonly type: "finishJob";
-    readonly task: "init" | "upgrade" | "backup";
-    readonly ok: boolean;
-  }
-  | { readonly type: "cronFires" }
-  | { readonly type: "snapshotter" }
-  | { readonly type: "setVersion"; readonly version: string }
-  | { readonly type: "toggleBackup" }
-  | { readonly type: "delete" }
-  | { readonly type: "tick" }
-  /** The cluster catches up: roll out, reconcile, Jobs succeed, snapshots finish, reconcile. */
-  | { readonly type: "progress" };
-
-const liveStepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 8, arbitrary: fc.constant({ type: "reconcile" as const }) },
-  { weight: 3, arbitrary: fc.constant({ type: "rollOut" as const }) },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      type: fc.constant("finishJob" as const),
-      task: fc.constantFrom("init" as const, "upgrade" as const, "backup" as const),
-      ok: fc.constantFrom(true, true, true, false),
-    }),
-  },
-  { weight: 2, arbitrary: fc.constant({ type: "cronFires" as const }) },
-  { weight: 1, arbitrary: fc.constant({ type: "snapshotter" as const }) },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      type: fc.constant("setVersion" as const),
-      version: fc.constantFrom(...VERSIONS),
-    }),
-  },
-  { weight: 1, arbitrary: fc.constant({ type: "toggleBackup" as const }) },
-  { weight: 1, arbitrary: fc.constant({ type: "tick" as const }) },
-  { weight: 2, arbitrary: fc.constant({ type: "progress" as const }) },
-);
-
-/** A life: moves of the live database, then (often) its deletion and more moves. */
-export const traceArb: fc.Arbitrary<Step[]> = fc
-  .tuple(
-    fc.array(liveStepArb, { minLength: 10, maxLength: 120 }),
-    fc.boolean(),
-    fc.array(liveStepArb, { maxLength: 40 }),
-  )
-  .map(([live, del, after]) => del ? [...live, { type: "delete" as const }, ...after] : live);
 
 const condition = (type: string) => ({ type, status: "True" });
 
@@ -388,4 +304,4 @@ export function stepModel(m: Model, step: Step): void {
   }
 }
 
-export { SAMPLEDB_FINALIZER };
+export { SAMPLEDB_FINALIZER, type Step, traceArb, VERSIONS };
