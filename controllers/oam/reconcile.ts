@@ -82,7 +82,7 @@ export function reconcileApplication(
   // Children of entries that do not resolve are kept as they are.
   const kept = new Set(entries.filter((_, i) => E.isLeft(resolved[i])).map((e) => e.name));
   const children = [world.deployments, world.services, world.ingresses, world.autoscalers];
-  const owned = children.flatMap((w) => w.ownedBy(uid) as readonly Obj[])
+  const owned = children.flatMap((w): readonly Obj[] => w.ownedBy(uid))
     .filter((o) => !kept.has(o.metadata?.labels?.[COMPONENT_LABEL] ?? ""));
   // Desired names held by someone else must be seen to be reported.
   const held = desired.flatMap((d) => {
@@ -93,7 +93,7 @@ export function reconcileApplication(
       : d.kind === "Ingress"
       ? world.ingresses
       : world.autoscalers;
-    const o = w.get(objectKey(ns, d.metadata?.name ?? "")) as Obj | undefined;
+    const o: Obj | undefined = w.get(objectKey(ns, d.metadata?.name ?? ""));
     return o && !owned.includes(o) ? [o] : [];
   });
   const planned = planChildren(desired, [...owned, ...held], {

@@ -96,8 +96,8 @@ function live(db: Db, world: SampleDbWorld, ctx: SampleDbContext): Plan {
     desired.push(desiredStatefulSet(db, upgrade.running, facts.statefulSet));
   }
   if (db.spec.backup) desired.push(backupCronJob(db, upgrade.current, suspend));
-  const observed = [facts.service, facts.configMap, facts.statefulSet, facts.cronJob]
-    .filter((o) => o !== undefined) as Obj[];
+  const observed: Obj[] = [facts.service, facts.configMap, facts.statefulSet, facts.cronJob]
+    .flatMap((o) => (o === undefined ? [] : [o]));
   const children = planChildren(desired, observed, {
     ownerUid: db.metadata?.uid ?? "",
     fieldManager: ctx.fieldManager,
