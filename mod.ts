@@ -235,6 +235,7 @@ export {
   type EventInput,
   type ObjectRef,
   type Op,
+  patchOp,
   type PatchType,
   refOf,
   statusOp,

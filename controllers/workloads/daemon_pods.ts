@@ -111,6 +111,6 @@ export function daemonPod(
           },
         },
       },
-    } as never,
+    },
   };
 }

@@ -232,6 +232,6 @@ function indexedPod(
       ...podSpec,
       hostname: `${job.metadata?.name}-${i}`,
       containers: (podSpec.containers ?? []).map((c) => ({ ...c, env: [...(c.env ?? []), env] })),
-    } as never,
+    },
   };
 }

@@ -102,7 +102,7 @@ export function statefulPod(
       hostname: name,
       ...(set.spec?.serviceName ? { subdomain: set.spec.serviceName } : {}),
       ...(volumes.length ? { volumes } : {}),
-    } as never,
+    },
   };
 }
 
@@ -134,7 +134,7 @@ export function statefulClaims(set: Set, ordinal: number): DeepReadonly<KubeObje
       ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
       ...(owned ? { ownerReferences: [setOwnerRef(set)] } : {}),
     },
-    spec: { ...t.spec } as never,
+    spec: { ...t.spec },
   }));
 }
 
