@@ -256,6 +256,7 @@ export {
 export {
   type Condition,
   type ConditionInput,
+  type ConditionLike,
   findCondition,
   setCondition,
 } from "./lib/reconcile/set_condition.ts";

@@ -77,7 +77,8 @@ export function statefulPod(
     name,
     namespace: set.metadata?.namespace,
   });
-  const spec = (base.spec ?? {}) as DeepReadonly<NonNullable<Pod["spec"]>>;
+  // podFromTemplate copies the template's spec (or `{ containers: [] }`).
+  const spec: DeepReadonly<NonNullable<Pod["spec"]>> = set.spec?.template?.spec ?? { containers: [] };
   const claims = (set.spec?.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? "");
   const volumes = [
     ...(spec.volumes ?? []).filter((v) => !claims.includes(v.name)),
