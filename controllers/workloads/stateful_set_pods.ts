@@ -78,7 +78,8 @@ export function statefulPod(
     namespace: set.metadata?.namespace,
   });
   // podFromTemplate copies the template's spec (or `{ containers: [] }`).
-  const spec: DeepReadonly<NonNullable<Pod["spec"]>> = set.spec?.template?.spec ?? { containers: [] };
+  const spec: DeepReadonly<NonNullable<Pod["spec"]>> = set.spec?.template?.spec ??
+    { containers: [] };
   const claims = (set.spec?.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? "");
   const volumes = [
     ...(spec.volumes ?? []).filter((v) => !claims.includes(v.name)),
