@@ -235,6 +235,7 @@ export {
   type EventInput,
   type ObjectRef,
   type Op,
+  patchOp,
   type PatchType,
   refOf,
   statusOp,
@@ -255,10 +256,12 @@ export {
 export {
   type Condition,
   type ConditionInput,
+  type ConditionLike,
   findCondition,
   setCondition,
 } from "./lib/reconcile/set_condition.ts";
 export { diff, type DiffOptions, SERVER_OWNED_PATHS } from "./lib/reconcile/diff.ts";
+export { staleFields, type StaleFieldsOptions } from "./lib/reconcile/stale_fields.ts";
 export {
   type ChildrenPlan,
   planChildren,
@@ -337,6 +340,7 @@ export {
   type WriteDeclaration,
 } from "./lib/controller/controller_spec.ts";
 export { undeclaredWrite, verbOfOp } from "./lib/controller/check_writes.ts";
+export { fieldManagerOf } from "./lib/controller/field_manager.ts";
 export {
   type ControllerDeps,
   type ReconcileRecord,

@@ -35,6 +35,7 @@ export type {
   ObservableInput,
   Observer,
   OperatorFunction,
+  SchedulerAction,
   SchedulerLike,
   TeardownLogic,
 } from "npm:rxjs@7.8.2/internal/types";

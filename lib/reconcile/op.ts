@@ -55,7 +55,11 @@ export type PatchType = "merge" | "json" | "strategic";
  * One write. Exhaustive by `type`:
  * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed); the
  *   applier makes the primary its controller owner unless `owned` is `false` (an object that
- *   must outlive the primary, e.g. a final backup);
+ *   must outlive the primary, e.g. a final backup). With `apply: true` the object is created
+ *   by server-side apply instead (without `force`; a conflict means the name is taken, like
+ *   `AlreadyExists`), so the field manager's `Apply` entry owns exactly its fields and a
+ *   later `apply` that omits one removes it; that needs the `patch` verb too (declare
+ *   `create` and `apply` writes);
  * - `apply`: server-side apply of the desired state of a child (fields the reconciler owns);
  * - `patch`: a patch of an object the reconciler does not fully own (e.g. one annotation);
  * - `delete`: DELETE with a uid precondition;
@@ -77,6 +81,8 @@ export type Op =
     readonly object: DeepReadonly<KubeObject>;
     /** `false`: no owner reference to the primary (default: owned). */
     readonly owned?: false;
+    /** `true`: create by server-side apply, not POST (default: POST). */
+    readonly apply?: true;
   }
   | { readonly type: "apply"; readonly object: DeepReadonly<KubeObject> }
   | {
@@ -147,4 +153,33 @@ export function deleteOp(obj: HasMetadata): Extract<Op, { type: "delete" }> {
 export function statusOp(obj: HasMetadata, status: object): Extract<Op, { type: "status" }> {
   // A status interface has no index signature, but is the JSON object it serializes to.
   return { type: "status", ref: refOf(obj), status: status as DeepReadonly<JsonObject> };
+}
+
+/**
+ * A `patch` op of `patchType` on the object at `ref`, from a typed patch body.
+ *
+ * Like building `{ type: "patch", ref, patchType, patch }` by hand, but the body may be built
+ * from typed Kubernetes objects (interfaces without an index signature, optional fields): it is
+ * accepted as the JSON it serializes to (`undefined` fields are left out on the wire).
+ *
+ * @param ref the object to patch
+ * @param patchType `merge`, `json` or `strategic`
+ * @param patch the patch body (an object, or the operations of a JSON patch)
+ * @returns the op
+ * @example
+ * ```ts
+ * import { patchOp } from "../../mod.ts";
+ * const labels: { app?: string } = { app: "web" };
+ * patchOp({ apiVersion: "v1", kind: "Service", namespace: "d", name: "s" }, "merge", {
+ *   metadata: { labels },
+ * }).patchType; // "merge"
+ * ```
+ */
+export function patchOp(
+  ref: ObjectRef,
+  patchType: PatchType,
+  patch: object,
+): Extract<Op, { type: "patch" }> {
+  // A typed body has no index signature (and may hold undefined), but is the JSON it serializes to.
+  return { type: "patch", ref, patchType, patch: patch as DeepReadonly<Json> };
 }
