@@ -126,6 +126,7 @@ export {
   type RequestPriority,
 } from "./lib/client/create_request_budget.ts";
 export type { BucketOptions } from "./lib/client/adaptive_bucket.ts";
+export type { AdaptiveCapOptions } from "./lib/client/adaptive_cap.ts";
 export type { BackoffOptions } from "./lib/client/backoff_delay.ts";
 export type { RequestSpec, RequestTimeouts } from "./lib/client/_transport.ts";
 export { type ApiError, describeObject, type RequestTarget } from "./lib/client/api_error.ts";
