@@ -256,8 +256,11 @@ export function updateObject(
       delete m.deletionTimestamp;
       delete m.deletionGracePeriodSeconds;
     }
-    if (oldMeta.managedFields) m.managedFields = oldMeta.managedFields;
-    else delete m.managedFields;
+    // Managed fields the client sends are taken (or reset) by stampManagedFields.
+    if (meta.managedFields === undefined || meta.managedFields === null) {
+      if (oldMeta.managedFields) m.managedFields = oldMeta.managedFields;
+      else delete m.managedFields;
+    }
     if (oldMeta.generation !== undefined) m.generation = oldMeta.generation;
     else delete m.generation;
   }
