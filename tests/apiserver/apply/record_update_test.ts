@@ -7,7 +7,6 @@ import {
   applySchemaFor,
   formatFieldSet,
   fromFieldsV1,
-  type ManagedFieldsEntry,
   managerFromUserAgent,
   recordUpdate,
 } from "../../../lib/apiserver/apply/mod.ts";
