@@ -14,6 +14,7 @@ import { parseRv, tooLargeRv } from "./handle_read.ts";
 import { parseIncludeObject, toTable } from "./table.ts";
 import type { StoredEvent } from "./watch_hub.ts";
 import type { WatchDrop, WatchFaults } from "./faults/mod.ts";
+import { statusBody } from "./status_body.ts";
 
 /** Watch tuning shared by all watches of a server. */
 export interface WatchSettings {
@@ -192,7 +193,8 @@ export function handleWatch(
         push(line("BOOKMARK", { kind: info.kind, apiVersion: gv, metadata: meta }));
       };
       const error = (s: Status) => {
-        push(line("ERROR", s));
+        // The Status in kube's field order (its body without the newline).
+        push(encoder.encode(`{"type":"ERROR","object":${statusBody(s).trimEnd()}}\n`));
         close();
       };
 

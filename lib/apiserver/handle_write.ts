@@ -16,6 +16,7 @@ import {
   rawJson,
   readBody,
   readBodyBytes,
+  statusResponse,
 } from "./http_util.ts";
 import { decodeKubeProtobuf } from "./protobuf.ts";
 import type { ResourceInfo } from "./resource_info.ts";
@@ -221,7 +222,7 @@ export async function handleDelete(
     dryRun: opts.dryRun || q.getAll("dryRun").includes("All"),
   });
   if (r.type === "deferred" || info.returnDeletedObject) return json(r.object);
-  return json(deletedStatus(info, r.object));
+  return statusResponse(deletedStatus(info, r.object));
 }
 
 /** DELETE on a collection: deletes every selected object; answers with the list of them. */

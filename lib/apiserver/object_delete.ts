@@ -159,6 +159,7 @@ export function deletedStatus(info: ResourceInfo, object: KubeObject): Status {
       kind: info.plural,
       uid: object.metadata?.uid,
     },
-    code: 200,
+    // kube-apiserver's Store leaves the code out (it is 0, omitted).
+    code: 0,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { failure } from "../core/status.ts";
 import { ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
+import { wantsPretty } from "./status_body.ts";
 import type { ServerContext } from "./context.ts";
 import { authorizeRequest } from "./auth.ts";
 import {
@@ -47,12 +48,17 @@ export interface RouterOptions {
   readonly token?: string;
 }
 
-const notFound = () =>
-  statusResponse(failure("NotFound", "the server could not find the requested resource", {}));
-const methodNotAllowed = () =>
-  statusResponse(
+// Thrown, so the router's catch writes them (pretty for curl, like every Status).
+const notFound = (): never => {
+  throw new ApiFailure(
+    failure("NotFound", "the server could not find the requested resource", {}),
+  );
+};
+const methodNotAllowed = (): never => {
+  throw new ApiFailure(
     failure("MethodNotAllowed", "the server does not allow this method on the requested resource"),
   );
+};
 
 /** Creates the request handler. */
 export function createRouter(ctx: ServerContext, opts: RouterOptions) {
@@ -147,12 +153,17 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     try {
       return await route(req);
     } catch (e) {
-      if (e instanceof ApiFailure) return statusResponse(e.status, e.headers);
+      const pretty = wantsPretty(req);
+      if (e instanceof ApiFailure) return statusResponse(e.status, e.headers, pretty);
       if (e instanceof URIError) {
-        return statusResponse(failure("BadRequest", `malformed URL: ${e.message}`));
+        return statusResponse(failure("BadRequest", `malformed URL: ${e.message}`), {}, pretty);
       }
       const message = e instanceof Error ? e.message : String(e);
-      return statusResponse(failure("InternalError", `Internal error occurred: ${message}`));
+      return statusResponse(
+        failure("InternalError", `Internal error occurred: ${message}`),
+        {},
+        pretty,
+      );
     }
   };
 }
