@@ -8,6 +8,7 @@ import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.
 import { podColumns, podFieldSelectors, podWideColumns } from "./pod_printer.ts";
 import { eventFromCore, eventToCore } from "./event_conversion.ts";
 import { workloadKindColumns } from "./workload_columns.ts";
+import { storageVersionHash } from "./storage_version_hash.ts";
 
 type Spec = {
   gv: string;
@@ -305,6 +306,10 @@ function toInfo(s: Spec): ResourceInfo {
     columns: [...(s.columns ?? []), ageColumn, ...(s.wide ?? [])],
     isCustom: false,
     strategicMerge: true,
+    // A version stored as another's (events.k8s.io as core v1) hashes the stored one.
+    storageVersionHash: s.storedAs
+      ? storageVersionHash("", "v1", s.kind)
+      : storageVersionHash(group, version, s.kind),
   };
 }
 

@@ -18,6 +18,12 @@ export interface KindHooks {
   readonly defaults?: (obj: KubeObject) => void;
   /** Fills what only a create sets (after metadata and defaults, before validation). */
   readonly prepareCreate?: (obj: KubeObject, ctx: ServerContext) => void;
+  /**
+   * Prepares an update of the main resource from the stored object (after defaults, before
+   * validation), like kube's `PrepareForUpdate` and `BeginUpdate`: e.g. allocated values a
+   * client left out.
+   */
+  readonly prepareUpdate?: (obj: KubeObject, old: KubeObject, ctx: ServerContext) => void;
   /** Kind-specific validation on create (old undefined) and update. */
   readonly validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
   /** Called after a committed write of this kind (in the write path: must not write). */

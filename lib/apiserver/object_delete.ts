@@ -75,6 +75,9 @@ export function finishIfDone(
   return removed;
 }
 
+/** The namespaces kube-apiserver never deletes (`default`, `kube-system`, `kube-public`). */
+export const immortalNamespaces: readonly string[] = ["default", "kube-system", "kube-public"];
+
 /** Deletes one object (DELETE on an item). */
 export function deleteObject(
   ctx: ServerContext,
@@ -83,6 +86,13 @@ export function deleteObject(
   name: string,
   opts: DeleteOptions = {},
 ): DeleteResult {
+  if (info.storageKey === "/namespaces" && immortalNamespaces.includes(name)) {
+    // kube-apiserver's NamespaceLifecycle admission plugin.
+    fail("Forbidden", `namespaces "${name}" is forbidden: this namespace may not be deleted`, {
+      name,
+      kind: "namespaces",
+    });
+  }
   const old = getStored(ctx, info, namespace, name);
   const meta = old.metadata!;
   const pre = opts.preconditions;

@@ -218,14 +218,16 @@ export function updateObject(
   }
   const old = getStored(ctx, info, namespace, name);
   const oldMeta = old.metadata!;
-  if (meta.resourceVersion) {
+  // kube parses the resourceVersion as a number: "0" is unset (an unconditional update).
+  if (meta.resourceVersion && meta.resourceVersion !== "0") {
     if (meta.resourceVersion !== oldMeta.resourceVersion) throw conflict(info, name);
   } else if (!opts.unconditional && !info.allowUnconditionalUpdate) {
-    rejectInvalid(info, name, [{
+    // kube names the resource here (a GroupKind built from the group and the plural).
+    throw new ApiFailure(invalid(info.plural, info.group, name, [{
       type: "FieldValueInvalid",
       field: "metadata.resourceVersion",
       detail: "Invalid value: 0x0: must be specified for an update",
-    }]);
+    }]));
   }
   if (meta.uid && meta.uid !== oldMeta.uid) {
     throw conflict(
@@ -265,6 +267,13 @@ export function updateObject(
     else delete m.generation;
   }
   next.metadata!.resourceVersion = oldMeta.resourceVersion;
+  if (opts.subresource !== "status" && !opts.storageUpdate) {
+    const hooks = ctx.hooks.get(info.storageKey);
+    if (hooks?.prepareUpdate) {
+      hooks.defaults?.(next);
+      hooks.prepareUpdate(next, old, ctx);
+    }
+  }
   const { object, warnings } = admit(ctx, info, next, old, opts);
   const m = object.metadata!;
   if (oldMeta.deletionTimestamp) {

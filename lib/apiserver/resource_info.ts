@@ -74,6 +74,11 @@ export interface ResourceInfo {
   readonly columns: readonly TableColumn[];
   readonly isCustom: boolean;
   readonly schema?: ObjectSchema;
+  /**
+   * Discovery's `storageVersionHash`: the hash of the group/version/kind the resource is
+   * stored as (see `storage_version_hash.ts`).
+   */
+  readonly storageVersionHash?: string;
   /** Strategic-merge patch allowed (built-ins). */
   readonly strategicMerge: boolean;
   /** List/map merge semantics for server-side apply (custom resources: from the schema). */

@@ -1,0 +1,199 @@
+/**
+ * The immutable fields and update rules of built-in kinds other than the workloads and
+ * Services, with kube-apiserver's messages (kubernetes `pkg/apis/*\/validation`, the
+ * `Validate<Kind>Update` functions): ConfigMap and Secret (`immutable`, Secret `type`),
+ * PersistentVolumeClaim and PersistentVolume specs, Job spec fields, role bindings'
+ * `roleRef`, PriorityClass `value`, StorageClass parameters, IngressClass controller,
+ * EndpointSlice `addressType`, ControllerRevision `data`.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../core/object.ts";
+import { isPlainObject } from "../../core/object.ts";
+import type { FieldError } from "../../core/status.ts";
+import { deepEqual } from "../../core/deep_equal.ts";
+import { forbidden, immutable, invalid } from "./field_errors.ts";
+import { goLabelSelector, goQuote, goScalar } from "./go_value.ts";
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
+type Rule = (obj: Obj, old: Obj) => FieldError[];
+
+const lockedData = (fields: readonly string[]): Rule => (obj, old) => {
+  if (old.immutable !== true) return [];
+  const errs: FieldError[] = [];
+  const msg = "field is immutable when `immutable` is set";
+  if (obj.immutable !== true) errs.push(forbidden("immutable", msg));
+  for (const f of fields) if (!deepEqual(obj[f], old[f])) errs.push(forbidden(f, msg));
+  return errs;
+};
+
+const secret: Rule = (obj, old) => [
+  ...(!deepEqual(obj.type, old.type) ? [immutable("type", goScalar(obj.type ?? ""))] : []),
+  ...lockedData(["data"])(obj, old),
+];
+
+const pvc: Rule = (obj, old) => {
+  const spec = rec(obj.spec), before = rec(old.spec);
+  const bound = rec(old.status).phase === "Bound";
+  const strip = (s: Obj) => {
+    const { volumeAttributesClassName: _v, ...rest } = s;
+    if (!bound) return rest;
+    const { requests: _r, ...resources } = rec(rest.resources);
+    return { ...rest, resources };
+  };
+  if (deepEqual(strip(spec), strip(before))) return [];
+  return [
+    forbidden(
+      "spec",
+      "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+    ),
+  ];
+};
+
+const pv: Rule = (obj, old) => {
+  const source = (s: Obj) => {
+    const {
+      capacity: _c,
+      accessModes: _a,
+      claimRef: _r,
+      persistentVolumeReclaimPolicy: _p,
+      storageClassName: _s,
+      mountOptions: _m,
+      nodeAffinity: _n,
+      volumeMode: _v,
+      volumeAttributesClassName: _vac,
+      ...rest
+    } = s;
+    return rest;
+  };
+  const errs = deepEqual(source(rec(obj.spec)), source(rec(old.spec))) ? [] : [
+    forbidden(
+      "spec.persistentvolumesource",
+      "spec.persistentvolumesource is immutable after creation",
+    ),
+  ];
+  if (!deepEqual(rec(obj.spec).volumeMode, rec(old.spec).volumeMode)) {
+    errs.push(immutable("spec.volumeMode", goScalar(rec(obj.spec).volumeMode)));
+  }
+  return errs;
+};
+
+/** Pod template fields a suspended Job that never started may still change (kube 1.27+). */
+const schedulingDirectives = ["nodeSelector", "tolerations", "schedulingGates", "affinity"];
+
+const job: Rule = (obj, old) => {
+  const spec = rec(obj.spec), before = rec(old.spec);
+  const errs: FieldError[] = [];
+  const mutableCompletions = spec.completionMode === "Indexed" &&
+    spec.completions === spec.parallelism && before.completions === before.parallelism;
+  if (!mutableCompletions && !deepEqual(spec.completions, before.completions)) {
+    errs.push(immutable("spec.completions", goScalar(spec.completions)));
+  }
+  if (!deepEqual(spec.selector, before.selector)) {
+    errs.push(immutable("spec.selector", goLabelSelector(spec.selector)));
+  }
+  const template = rec(spec.template), was = rec(before.template);
+  const neverStarted = spec.suspend === true && rec(old.status).startTime === undefined;
+  const comparable = (t: Obj) => {
+    if (!neverStarted) return t;
+    const { labels: _l, annotations: _a, ...meta } = rec(t.metadata);
+    const podSpec = { ...rec(t.spec) };
+    for (const k of schedulingDirectives) delete podSpec[k];
+    return { ...t, metadata: meta, spec: podSpec };
+  };
+  if (!deepEqual(comparable(template), comparable(was))) {
+    // kube prints the internal core.PodTemplateSpec with %#v; the type name is kept, the
+    // value is left out (it holds pointers Go prints as addresses).
+    errs.push(immutable("spec.template", "core.PodTemplateSpec{...}"));
+  }
+  for (
+    const f of [
+      "completionMode",
+      "podFailurePolicy",
+      "backoffLimitPerIndex",
+      "managedBy",
+      "successPolicy",
+    ]
+  ) {
+    if (!deepEqual(spec[f], before[f])) {
+      const v = spec[f];
+      errs.push(
+        immutable(`spec.${f}`, typeof v === "object" && v !== null ? "{...}" : goScalar(v)),
+      );
+    }
+  }
+  return errs;
+};
+
+const roleRef: Rule = (obj, old) => {
+  if (deepEqual(obj.roleRef, old.roleRef)) return [];
+  const r = rec(obj.roleRef);
+  const value = `rbac.RoleRef{APIGroup:${goQuote(String(r.apiGroup ?? ""))}, Kind:${
+    goQuote(String(r.kind ?? ""))
+  }, Name:${goQuote(String(r.name ?? ""))}}`;
+  return [invalid("roleRef", value, "cannot change roleRef")];
+};
+
+const priorityClass: Rule = (obj, old) => [
+  ...(obj.value !== old.value ? [forbidden("value", "may not be changed in an update.")] : []),
+  ...(!deepEqual(obj.preemptionPolicy, old.preemptionPolicy)
+    ? [immutable("preemptionPolicy", goScalar(obj.preemptionPolicy))]
+    : []),
+];
+
+const storageClass: Rule = (obj, old) => {
+  const errs: FieldError[] = [];
+  for (const f of ["parameters", "provisioner", "reclaimPolicy"]) {
+    if (!deepEqual(obj[f], old[f])) errs.push(forbidden(f, `updates to ${f} are forbidden.`));
+  }
+  if (!deepEqual(obj.volumeBindingMode, old.volumeBindingMode)) {
+    errs.push(immutable("volumeBindingMode", goScalar(obj.volumeBindingMode)));
+  }
+  return errs;
+};
+
+const simpleImmutable = (path: readonly string[]): Rule => (obj, old) => {
+  const at = (o: Obj) => path.reduce<unknown>((v, k) => rec(v)[k], o);
+  const now = at(obj);
+  return deepEqual(now, at(old)) ? [] : [immutable(path.join("."), goScalar(now))];
+};
+
+const rules: Readonly<Record<string, Rule>> = {
+  "/ConfigMap": lockedData(["data", "binaryData"]),
+  "/Secret": secret,
+  "/PersistentVolumeClaim": pvc,
+  "/PersistentVolume": pv,
+  "batch/Job": job,
+  "rbac.authorization.k8s.io/RoleBinding": roleRef,
+  "rbac.authorization.k8s.io/ClusterRoleBinding": roleRef,
+  "scheduling.k8s.io/PriorityClass": priorityClass,
+  "storage.k8s.io/StorageClass": storageClass,
+  "networking.k8s.io/IngressClass": simpleImmutable(["spec", "controller"]),
+  "discovery.k8s.io/EndpointSlice": simpleImmutable(["addressType"]),
+  "apps/ControllerRevision": (obj, old) =>
+    deepEqual(obj.data, old.data) ? [] : [immutable("data", "runtime.RawExtension{...}")],
+};
+
+/**
+ * The update errors of a built-in kind's immutable fields, or `undefined` when the kind has
+ * no such rules here.
+ *
+ * @param group the API group (`""` for core)
+ * @param kind the kind
+ *
+ * @example
+ * ```ts
+ * import { immutableFieldRules } from "./immutable_rules.ts";
+ * const rule = immutableFieldRules("", "ConfigMap")!;
+ * rule({ data: { a: "2" }, immutable: true }, { data: { a: "1" }, immutable: true })[0].detail;
+ * // "Forbidden: field is immutable when `immutable` is set"
+ * ```
+ */
+export function immutableFieldRules(
+  group: string,
+  kind: string,
+): ((obj: KubeObject, old: KubeObject) => FieldError[]) | undefined {
+  const rule = rules[`${group}/${kind}`];
+  return rule ? (obj, old) => rule(obj as Obj, old as Obj) : undefined;
+}
