@@ -1,0 +1,179 @@
+/**
+ * Fidelity, defaults and validation: what kubectl 1.32 shows of the embedded server's
+ * defaulting and validation, as kube-apiserver answers — volumes without a source become
+ * `emptyDir: {}`, `fieldRef.apiVersion` is `v1`, Services get `clusterIPs` (headless ones
+ * too), discovery has `storageVersionHash`; mismatched selectors, a changed `clusterIP`,
+ * deleting `default`/`kube-system`/`kube-public` are refused with kube's messages;
+ * `resourceVersion: "0"` is an unconditional update.
+ */
+import assert from "node:assert/strict";
+import { startApiServer } from "../../../lib/apiserver/server.ts";
+import { createKubectl, kubectlAvailable, type KubectlResult } from "../_kubectl.ts";
+
+const ok = (r: KubectlResult, what: string) => {
+  assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout}`);
+  return r.stdout;
+};
+
+const app = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        env: [{name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]
+        volumeMounts: [{name: scratch, mountPath: /tmp}]
+      volumes: [{name: scratch}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: default}
+spec:
+  clusterIP: 10.96.100.100
+  selector: {app: web}
+  ports: [{port: 80}]
+`;
+
+Deno.test({
+  name: "kubectl sees kube-apiserver's defaults and validation errors",
+  ignore: !kubectlAvailable(),
+  fn: async (t) => {
+    const server = await startApiServer();
+    const kubectl = await createKubectl(server.kubeconfig);
+    const k = (args: string[], stdin?: string) => kubectl.run(args, { stdin });
+    try {
+      await t.step(
+        "defaults: emptyDir, fieldRef apiVersion, clusterIPs; diff shows no drift",
+        async () => {
+          ok(await k(["apply", "-f", "-"], app), "apply");
+          const jp = (what: string, path: string) => k(["get", what, "-o", `jsonpath=${path}`]);
+          assert.equal(
+            ok(await jp("deploy/web", "{.spec.template.spec.volumes[0].emptyDir}"), "get"),
+            "{}",
+          );
+          assert.equal(
+            ok(
+              await jp(
+                "deploy/web",
+                "{.spec.template.spec.containers[0].env[0].valueFrom.fieldRef.apiVersion}",
+              ),
+              "get",
+            ),
+            "v1",
+          );
+          assert.equal(ok(await jp("svc/web", "{.spec.clusterIPs}"), "get"), '["None"]');
+          assert.equal(ok(await jp("svc/api", "{.spec.clusterIPs}"), "get"), '["10.96.100.100"]');
+          assert.equal(
+            ok(await jp("svc/api", "{.spec.ipFamilyPolicy} {.spec.ipFamilies}"), "get"),
+            'SingleStack ["IPv4"]',
+          );
+          const d = await k(["diff", "-f", "-"], app);
+          assert.equal(d.code, 0, `unexpected drift:\n${d.stdout}${d.stderr}`);
+          // fieldRef is an atomic struct the server defaults: like kube-apiserver (which merges
+          // the undefaulted configuration, then defaults), a server-side apply of the same file
+          // conflicts with the client-side applier on it, unless forced.
+          const conflict = await k(["diff", "--server-side", "-f", "-"], app);
+          assert.match(
+            conflict.stderr,
+            /conflict with "kubectl-client-side-apply".*\.valueFrom\.fieldRef/,
+          );
+          const ds = await k(["diff", "--server-side", "--force-conflicts", "-f", "-"], app);
+          // The only change: the last-applied annotation follows the server-side configuration
+          // (kube's lastAppliedUpdater); no defaulted field drifts.
+          const changed = ds.stdout.split("\n").filter((l) => /^[-+] /.test(l));
+          assert.ok(
+            changed.length > 0 && changed.every((l) => l.includes('{"apiVersion"')),
+            ds.stdout,
+          );
+        },
+      );
+
+      await t.step("discovery carries storageVersionHash", async () => {
+        const list = JSON.parse(ok(await k(["get", "--raw", "/api/v1"]), "get --raw"));
+        const pods = list.resources.find((r: { name: string }) => r.name === "pods");
+        assert.equal(pods.storageVersionHash, "xPOwRZ+Yhw8=");
+        const apps = JSON.parse(ok(await k(["get", "--raw", "/apis/apps/v1"]), "get --raw"));
+        const deploy = apps.resources.find((r: { name: string }) => r.name === "deployments");
+        assert.equal(deploy.storageVersionHash, "8aSe+NMegvE=");
+      });
+
+      await t.step("a Deployment whose selector does not match its labels is refused", async () => {
+        const bad = app.split("---")[0].replace("labels: {app: web}", "labels: {app: other}")
+          .replace("name: web, namespace", "name: bad, namespace");
+        const r = await k(["apply", "-f", "-"], bad);
+        assert.notEqual(r.code, 0);
+        assert.equal(
+          r.stderr.trim(),
+          'The Deployment "bad" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
+        );
+      });
+
+      await t.step("a Service's clusterIP and a Deployment's selector cannot change", async () => {
+        const r = await k([
+          "patch",
+          "svc",
+          "api",
+          "-p",
+          '{"spec":{"clusterIP":"10.96.100.101","clusterIPs":["10.96.100.101"]}}',
+        ]);
+        assert.notEqual(r.code, 0);
+        assert.match(
+          r.stderr,
+          /The Service "api" is invalid: spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.96\.100\.101"\}: may not change once set/,
+        );
+        const s = await k([
+          "patch",
+          "deploy",
+          "web",
+          "-p",
+          '{"spec":{"selector":{"matchLabels":{"app":"x"}},"template":{"metadata":{"labels":{"app":"x"}}}}}',
+        ]);
+        assert.notEqual(s.code, 0);
+        assert.match(
+          s.stderr,
+          /spec\.selector: Invalid value: v1\.LabelSelector\{MatchLabels:map\[string\]string\{"app":"x"\}, MatchExpressions:\[\]v1\.LabelSelectorRequirement\(nil\)\}: field is immutable/,
+        );
+      });
+
+      await t.step("default, kube-system and kube-public cannot be deleted", async () => {
+        for (const ns of ["default", "kube-system", "kube-public"]) {
+          const r = await k(["delete", "namespace", ns]);
+          assert.notEqual(r.code, 0);
+          assert.equal(
+            r.stderr.trim(),
+            `Error from server (Forbidden): namespaces "${ns}" is forbidden: this namespace may not be deleted`,
+          );
+        }
+        ok(await k(["get", "namespace", "default"]), "get ns");
+      });
+
+      await t.step('an update with resourceVersion "0" is unconditional', async () => {
+        const cm = JSON.parse(
+          ok(await k(["create", "configmap", "c", "--from-literal=a=1", "-o", "json"]), "create"),
+        );
+        ok(await k(["label", "cm", "c", "touched=yes"]), "label"); // the stored version moves on
+        cm.metadata.resourceVersion = "0";
+        cm.data = { a: "2" };
+        ok(await k(["replace", "-f", "-"], JSON.stringify(cm)), "replace");
+        assert.equal(ok(await k(["get", "cm", "c", "-o", "jsonpath={.data.a}"]), "get"), "2");
+      });
+    } finally {
+      await kubectl.dispose();
+      await server.close();
+    }
+  },
+});
