@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { startApiServer } from "../mod.ts";
+import { startApiServer } from "../lib/apiserver/mod.ts";
 
 const demoOnly = Deno.args.includes("--demo-only");
 const t0 = performance.now();

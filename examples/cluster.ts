@@ -13,10 +13,9 @@
  *
  * @module
  */
-import { E, type KubeObject } from "../mod.ts";
+import { connect, E, type KubeObject } from "../mod.ts";
+import { scaledClock, startCluster } from "../lib/apiserver/mod.ts";
 import { parseCliArgs } from "../lib/apiserver/cli.ts";
-import { clientFromKubeconfig } from "../lib/client/connect.ts";
-import { scaledClock, startCluster } from "../controllers/workloads/mod.ts";
 
 const demoOnly = Deno.args.includes("--demo-only");
 const parsed = parseCliArgs(Deno.args.filter((a) => a !== "--demo-only"));
@@ -39,7 +38,7 @@ const cluster = await startCluster({
   simulation: { nodes: args.nodes ?? 3 },
   ...(clock ? { clock } : {}),
 });
-const connected = await clientFromKubeconfig(cluster.kubeconfig);
+const connected = await connect({ kubeconfigYaml: cluster.kubeconfig });
 if (E.isLeft(connected)) throw new Error(connected.left.message);
 const client = connected.right; // the demo's own reads and writes (its own rate limit)
 if (args.kubeconfig) {

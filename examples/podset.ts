@@ -9,14 +9,19 @@
  *
  * @module
  */
-import { E, filter, firstValueFrom, map, merge, timer } from "../lib/deps.ts";
-import { jsonLogger, type Logger, silentLogger } from "../lib/core/logger.ts";
-import type { KubeObject } from "../lib/core/object.ts";
-import { startApiServer } from "../lib/apiserver/server.ts";
-import { clientFromKubeconfig, connect } from "../lib/client/connect.ts";
-import type { Client } from "../lib/client/client_types.ts";
-import { informers } from "../lib/informer/informers.ts";
-import { startManager } from "../lib/manager/start_manager.ts";
+import { filter, firstValueFrom, map, merge, timer } from "../lib/deps.ts";
+import {
+  type Client,
+  connect,
+  createInformers,
+  E,
+  jsonLogger,
+  type KubeObject,
+  type Logger,
+  silentLogger,
+  startManager,
+} from "../mod.ts";
+import { startApiServer } from "../lib/apiserver/mod.ts";
 import { type PodSet, podSetController, podSetCrd } from "../controllers/podset/mod.ts";
 
 const args = Deno.args;
@@ -51,7 +56,7 @@ if (kubeconfigPath) {
   const server = await startApiServer({ simulation: { nodes: 3 } });
   kubeconfigFile = await Deno.makeTempFile({ prefix: "kubefold-", suffix: ".yaml" });
   await Deno.writeTextFile(kubeconfigFile, server.kubeconfig, { mode: 0o600 });
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) fail(`Cannot use the embedded server's kubeconfig: ${c.left.message}`);
   client = (c as E.Right<Client>).right;
   close = () => server.close();
@@ -78,7 +83,7 @@ await manager.ready;
 say(`manager ready (health and metrics at ${manager.healthUrl}/metrics)`);
 
 // Observation: our own informers, to wait for the cluster to reach each step's state.
-const watch = informers(client);
+const watch = createInformers(client);
 const podsInf = watch.informer({ apiVersion: "v1", kind: "Pod" }, { namespace });
 const psInf = watch.informer<PodSet & KubeObject>({
   apiVersion: "app.example.com/v1alpha1",

@@ -54,7 +54,7 @@ import { function as fpFunction } from "npm:fp-ts@2.16.11";
  *
  * @example
  * ```ts
- * import { E, pipe } from "./deps.ts";
+ * import { E, pipe } from "../mod.ts";
  * pipe(E.right(1), E.map((n: number) => n + 1)); // right(2)
  * ```
  */
@@ -82,6 +82,3 @@ export type * as k8sDiscovery from "npm:kubernetes-types@1.30.0/discovery/v1.d.t
 // Cron schedules of CronJobs (five fields, @macros, time zones): zero dependencies, MIT,
 // maintained, and it evaluates in any IANA time zone through Intl (controllers/workloads/).
 export { Cron } from "npm:croner@11.0.1";
-
-// CEL evaluator for CRD validation rules (x-kubernetes-validations), used by lib/apiserver/cel/.
-export * as cel from "npm:@bufbuild/cel@0.6.1";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { k8sApiextensions } from "../../lib/deps.ts";
+import type { apiextensionsv1 as k8sApiextensions } from "../../mod.ts";
 import { PODSET_GROUP, PODSET_KIND, PODSET_VERSION, podSetSchema } from "./types.ts";
 
 /**

@@ -12,9 +12,7 @@
  *
  * @module
  */
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
+import { controller, type World, worldFromStore } from "../../mod.ts";
 import { type PodSetWorld, reconcilePodSet } from "./reconcile.ts";
 import { type Pod, type PodSet, PODSET_API_VERSION, PODSET_KIND } from "./types.ts";
 

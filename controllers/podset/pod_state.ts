@@ -3,11 +3,10 @@
  *
  * @module
  */
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import { type DeepReadonly, isPodReady } from "../../mod.ts";
 import type { Pod } from "./types.ts";
 
 export { isPodReady } from "../../lib/reconcile/is_pod_ready.ts";
-import { isPodReady } from "../../lib/reconcile/is_pod_ready.ts";
 
 /**
  * Whether a pod has finished for good (phase `Failed` or `Succeeded`): it no longer counts

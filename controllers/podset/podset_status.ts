@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { type Condition, setCondition } from "../../lib/reconcile/set_condition.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import { type Condition, type DeepReadonly, setCondition } from "../../mod.ts";
 import type { PodSetStatus } from "./types.ts";
 
 /** Inputs of {@link podSetStatus}. */

@@ -21,22 +21,30 @@
  *
  * @module
  */
-import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
-import { formatLabelSelector } from "../../lib/core/label_selector.ts";
+import {
+  childNames,
+  deepEqual,
+  type DeepReadonly,
+  deleteOp,
+  E,
+  type Either,
+  formatLabelSelector,
+  hashSuffix,
+  isPodReady,
+  type JsonObject,
+  objectKey,
+  type Op,
+  type Plan,
+  planReplicas,
+  podFromTemplate,
+  type ReconcileContext,
+  type ReconcileError,
+  refOf,
+  terminal,
+  type World,
+} from "../../mod.ts";
 import { invalid } from "../../lib/core/status.ts";
-import type { JsonObject } from "../../lib/core/object.ts";
-import { deepEqual } from "../../lib/core/deep_equal.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
-import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
-import type { Plan } from "../../lib/reconcile/plan.ts";
-import { planReplicas } from "../../lib/reconcile/plan_replicas.ts";
-import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
-import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
-import type { World } from "../../lib/reconcile/world.ts";
-import { isPodFinished, isPodReady, podDeletionOrder } from "./pod_state.ts";
+import { isPodFinished, podDeletionOrder } from "./pod_state.ts";
 import { podSetStatus } from "./podset_status.ts";
 import { validatePodSet } from "./validate_podset.ts";
 import {
@@ -73,7 +81,7 @@ export interface PodSetContext extends ReconcileContext {
  * @example
  * ```ts
  * import { reconcilePodSet } from "./reconcile.ts";
- * import { worldFromObjects } from "../../lib/reconcile/world.ts";
+ * import { worldFromObjects } from "../../mod.ts";
  * const plan = reconcilePodSet({
  *   apiVersion: "app.example.com/v1alpha1", kind: "PodSet",
  *   metadata: { namespace: "d", name: "web", uid: "u1", generation: 1 },
@@ -93,7 +101,9 @@ export function reconcilePodSet(
   const name = podSet.metadata?.name ?? "";
   const namespace = podSet.metadata?.namespace;
   if (!uid) {
-    return E.left(terminal(`Cannot reconcile PodSet ${keyOf(namespace, name)}: no metadata.uid`));
+    return E.left(
+      terminal(`Cannot reconcile PodSet ${objectKey(namespace, name)}: no metadata.uid`),
+    );
   }
   const validation = validatePodSet(podSet);
   const owned = world.pods.ownedBy(uid);
@@ -126,7 +136,7 @@ export function reconcilePodSet(
   } else {
     const names = childNames(name, decision.create, {
       suffix: ctx.nameSuffix ?? ((i) => hashSuffix(uid, i)),
-      taken: (n) => world.pods.get(keyOf(namespace, n)) !== undefined,
+      taken: (n) => world.pods.get(objectKey(namespace, n)) !== undefined,
     });
     if (names._tag === "Left") return names;
     for (const p of decision.delete) ops.push(deleteOp(p));

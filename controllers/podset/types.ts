@@ -4,9 +4,7 @@
  *
  * @module
  */
-import type { ObjectMeta } from "../../lib/core/object.ts";
-import type { k8sCore } from "../../lib/deps.ts";
-import { type Infer, t } from "../../lib/reconcile/schema_builder.ts";
+import { type corev1 as k8sCore, type Infer, type ObjectMeta, t } from "../../mod.ts";
 
 /** API group of PodSet. */
 export const PODSET_GROUP = "app.example.com";

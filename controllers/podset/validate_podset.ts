@@ -3,15 +3,15 @@
  *
  * @module
  */
-import type { FieldError } from "../../lib/core/status.ts";
-import { quoteValue } from "../../lib/core/status.ts";
 import {
+  type DeepReadonly,
+  type FieldError,
   fromLabelSelectorObject,
   type LabelSelector,
   matchesLabels,
-} from "../../lib/core/label_selector.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
-import type { k8sMeta } from "../../lib/deps.ts";
+  type metav1 as k8sMeta,
+} from "../../mod.ts";
+import { quoteValue } from "../../lib/core/status.ts";
 import type { PodSet } from "./types.ts";
 
 /** The outcome of {@link validatePodSet}: the parsed selector (if any) and the problems. */

@@ -6,9 +6,9 @@
  */
 import type { k8sApps } from "../../lib/deps.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
-import type { RefSource } from "../../lib/reconcile/op.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import type { Pod } from "./pod_facts.ts";
 
 /** An apps/v1 DaemonSet. */
@@ -84,7 +84,7 @@ export function daemonPodNode(pod: DeepReadonly<Pod>): string | undefined {
  * ```
  */
 export function daemonPod(
-  ds: DeepReadonly<DaemonSet> & RefSource,
+  ds: DeepReadonly<DaemonSet> & HasMetadata,
   name: string,
   node: string,
   revision: string,

@@ -5,7 +5,7 @@
  */
 import type { k8sApps } from "../../lib/deps.ts";
 import { type Condition, setCondition } from "../../lib/reconcile/set_condition.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import type { RsCounts } from "./plan_rollout.ts";
 
 /** The counts of one ReplicaSet the status reads ({@link RsCounts} plus ready pods). */

@@ -6,9 +6,9 @@
  */
 import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { worldFromStore } from "../../lib/reconcile/world.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
@@ -46,7 +46,7 @@ export function endpointsController(): ControllerSpec<Service & HasMetadata, End
       if (!selector || s.metadata?.namespace !== pod.metadata?.namespace) return [];
       const match = Object.entries(selector).every(([k, v]) => pod.metadata?.labels?.[k] === v);
       return match && Object.keys(selector).length
-        ? [keyOf(s.metadata?.namespace, s.metadata?.name ?? "")]
+        ? [objectKey(s.metadata?.namespace, s.metadata?.name ?? "")]
         : [];
     });
   return controller<Service & HasMetadata, EndpointsWorld>({

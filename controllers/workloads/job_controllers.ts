@@ -4,7 +4,7 @@
  * @module
  */
 import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { worldFromStore } from "../../lib/reconcile/world.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { k8sBatch } from "../../lib/deps.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import type { Pod } from "./pod_facts.ts";
 
 /** A batch/v1 Job. */

@@ -6,7 +6,7 @@
  */
 import { E } from "../../lib/deps.ts";
 import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 import type { k8sCore } from "../../lib/deps.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 
 /** A Pod (kubernetes-types `core/v1`). */
 export type Pod = k8sCore.Pod;

@@ -24,12 +24,12 @@
  * @module
  */
 import { E, type Either, type k8sBatch } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { formatTime } from "../../lib/core/time.ts";
 import { parseCronSchedule } from "../../lib/core/cron_schedule.ts";
 import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
@@ -101,7 +101,7 @@ export function reconcileCronJob(
   const uid = cj.metadata?.uid;
   const name = cj.metadata?.name ?? "";
   const namespace = cj.metadata?.namespace;
-  const key = keyOf(namespace, name);
+  const key = objectKey(namespace, name);
   const fail = (m: string) => E.left(terminal(`Cannot reconcile CronJob ${key}: ${m}`));
   if (!uid) return fail("no metadata.uid");
   const spec = cj.spec;
@@ -139,7 +139,7 @@ export function reconcileCronJob(
     }
     const due = schedule.right.latest(earliest, now);
     const jobName = due === undefined ? "" : cronJobName(name, due);
-    const exists = due !== undefined && world.jobs.get(keyOf(namespace, jobName)) !== undefined;
+    const exists = due !== undefined && world.jobs.get(objectKey(namespace, jobName)) !== undefined;
     const blocked = spec?.concurrencyPolicy === "Forbid" && active.length > 0;
     if (due !== undefined && exists) {
       lastSchedule = Math.max(Number.isNaN(lastSchedule) ? 0 : lastSchedule, due);

@@ -24,12 +24,12 @@
  * @module
  */
 import { E, type Either, type k8sCore } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
 import { nodeFits } from "../../lib/core/node_fit.ts";
 import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
@@ -97,7 +97,7 @@ export function reconcileDaemonSet(
   const uid = ds.metadata?.uid;
   const name = ds.metadata?.name ?? "";
   const namespace = ds.metadata?.namespace;
-  const key = keyOf(namespace, name);
+  const key = objectKey(namespace, name);
   const fail = (m: string) => E.left(terminal(`Cannot reconcile DaemonSet ${key}: ${m}`));
   if (!uid) return fail("no metadata.uid");
   const spec = ds.spec;
@@ -126,7 +126,7 @@ export function reconcileDaemonSet(
   const create = (node: string): Either<ReconcileError, void> => {
     const names = childNames(name, 1, {
       suffix: (i) => hashSuffix(`${uid}/${node}`, i),
-      taken: (n) => world.pods.get(keyOf(namespace, n)) !== undefined,
+      taken: (n) => world.pods.get(objectKey(namespace, n)) !== undefined,
     });
     if (names._tag === "Left") return names;
     ops.push({ type: "create", object: daemonPod(self, names.right[0], node, revision) });

@@ -17,10 +17,10 @@
  * @module
  */
 import { E, type Either, type k8sApps } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
@@ -99,7 +99,7 @@ export function reconcileDeployment(
   const uid = deployment.metadata?.uid;
   const name = deployment.metadata?.name ?? "";
   const namespace = deployment.metadata?.namespace;
-  const key = keyOf(namespace, name);
+  const key = objectKey(namespace, name);
   const fail = (m: string) => E.left(terminal(`Cannot reconcile Deployment ${key}: ${m}`));
   if (!uid) return fail("no metadata.uid");
   const spec = deployment.spec;
@@ -128,7 +128,7 @@ export function reconcileDeployment(
     if (c > 20) return fail("metadata.name: no free ReplicaSet name for the pod template");
     hash = podTemplateHash(template, c);
     newRs = owned.find((rs) => hashOf(rs) === hash);
-    if (newRs || !world.replicaSets.get(keyOf(namespace, `${name}-${hash}`))) break;
+    if (newRs || !world.replicaSets.get(objectKey(namespace, `${name}-${hash}`))) break;
   }
   const olds = owned.filter((rs) => rs !== newRs).sort(olderFirst);
   const maxOld = olds.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);

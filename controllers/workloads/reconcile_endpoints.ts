@@ -24,10 +24,10 @@
  * @module
  */
 import { E, type Either, type k8sCore, type k8sDiscovery } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { hashSuffix } from "../../lib/reconcile/child_names.ts";
 import { deleteOp, type Op } from "../../lib/reconcile/op.ts";
 import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
@@ -121,7 +121,9 @@ export function reconcileEndpoints(
   const name = svc.metadata?.name ?? "";
   const namespace = svc.metadata?.namespace;
   if (!uid) {
-    return E.left(terminal(`Cannot reconcile Service ${keyOf(namespace, name)}: no metadata.uid`));
+    return E.left(
+      terminal(`Cannot reconcile Service ${objectKey(namespace, name)}: no metadata.uid`),
+    );
   }
   if (svc.metadata?.deletionTimestamp) return E.right({ ops: [] });
   const eps = serviceEndpoints(svc, world.pods.list());
@@ -134,7 +136,7 @@ export function reconcileEndpoints(
   };
   // Endpoints: create, or patch what differs.
   const want = subsets(svc, eps);
-  const have = world.endpoints.get(keyOf(namespace, name));
+  const have = world.endpoints.get(objectKey(namespace, name));
   if (!have) {
     ops.push({
       type: "create",
@@ -191,7 +193,7 @@ export function reconcileEndpoints(
         protocol: p.protocol ?? "TCP",
       }))).map((p) => ({ ...p, name: p.name ?? "" })),
     };
-    const current = world.slices.get(keyOf(namespace, sliceName));
+    const current = world.slices.get(objectKey(namespace, sliceName));
     if (!current) ops.push({ type: "create", object: slice as DeepReadonly<KubeObject> });
     else if (
       !deepEqual(current.endpoints ?? [], slice.endpoints) ||

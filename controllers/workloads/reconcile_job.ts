@@ -26,12 +26,12 @@
  * @module
  */
 import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { formatTime } from "../../lib/core/time.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
 import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
@@ -100,7 +100,7 @@ export function reconcileJob(
   const uid = job.metadata?.uid;
   const name = job.metadata?.name ?? "";
   const namespace = job.metadata?.namespace;
-  const key = keyOf(namespace, name);
+  const key = objectKey(namespace, name);
   if (!uid) return E.left(terminal(`Cannot reconcile Job ${key}: no metadata.uid`));
   const spec = job.spec;
   const template = spec?.template;
@@ -161,7 +161,7 @@ export function reconcileJob(
       ops.push(...surplus.map(podOp));
       active = active.filter((p) => !surplus.includes(p));
     }
-    const taken = (n: string) => world.pods.get(keyOf(namespace, n)) !== undefined;
+    const taken = (n: string) => world.pods.get(objectKey(namespace, n)) !== undefined;
     const suffix = ctx.nameSuffix ?? ((i: number) => hashSuffix(uid, i));
     if (indexed) {
       const busy = new Set(active.map(completionIndexOf));

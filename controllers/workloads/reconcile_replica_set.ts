@@ -16,11 +16,11 @@
  * @module
  */
 import { E, type Either, type k8sApps } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
 import type { JsonObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
@@ -109,7 +109,7 @@ export function reconcileReplicasOf(
   const uid = rs.metadata?.uid;
   const name = rs.metadata?.name ?? "";
   const namespace = rs.metadata?.namespace;
-  const key = keyOf(namespace, name);
+  const key = objectKey(namespace, name);
   if (!uid) return E.left(terminal(`Cannot reconcile ${kind.kind} ${key}: no metadata.uid`));
   const spec = rs.spec;
   const labels = spec?.template?.metadata?.labels ?? {};
@@ -132,7 +132,7 @@ export function reconcileReplicasOf(
   });
   const names = childNames(name, decision.create, {
     suffix: ctx.nameSuffix ?? ((i) => hashSuffix(uid, i)),
-    taken: (n) => world.pods.get(keyOf(namespace, n)) !== undefined,
+    taken: (n) => world.pods.get(objectKey(namespace, n)) !== undefined,
   });
   if (names._tag === "Left") return names;
   const ops: Op[] = decision.delete.map((p) => deleteOp({ ...p, apiVersion: "v1", kind: "Pod" }));

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Either, k8sCore } from "../../lib/deps.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import type { ReconcileError } from "../../lib/reconcile/reconcile_error.ts";
 import {

@@ -27,11 +27,11 @@
  * @module
  */
 import { E, type Either } from "../../lib/deps.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
 import type { JsonObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
@@ -90,7 +90,7 @@ export function reconcileStatefulSet(
   const uid = set.metadata?.uid;
   const name = set.metadata?.name ?? "";
   const namespace = set.metadata?.namespace;
-  const key = keyOf(namespace, name);
+  const key = objectKey(namespace, name);
   const fail = (m: string) => E.left(terminal(`Cannot reconcile StatefulSet ${key}: ${m}`));
   if (!uid) return fail("no metadata.uid");
   const spec = set.spec;
@@ -122,7 +122,7 @@ export function reconcileStatefulSet(
   const created = new Map<number, boolean>();
   const ensureClaims = (ordinal: number) => {
     for (const claim of statefulClaims(set, ordinal)) {
-      if (!world.claims.get(keyOf(namespace, claim.metadata?.name ?? ""))) {
+      if (!world.claims.get(objectKey(namespace, claim.metadata?.name ?? ""))) {
         ops.push({ type: "create", object: claim });
       }
     }

@@ -7,7 +7,7 @@
  */
 import type { k8sCore } from "../../lib/deps.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { isPodReady, type Pod } from "./pod_facts.ts";
 
 /** A v1 Service. */

@@ -7,10 +7,10 @@
 import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
-import type { HasMetadata } from "../../lib/store/has_metadata.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { worldFromStore } from "../../lib/reconcile/world.ts";
 import type { World } from "../../lib/reconcile/world.ts";
-import { keyOf } from "../../lib/core/key.ts";
+import { objectKey } from "../../lib/core/key.ts";
 import type { Pod } from "./pod_facts.ts";
 import type { ReplicaSetWorld } from "./reconcile_replica_set.ts";
 import { reconcileStatefulSet, type StatefulSetWorld } from "./reconcile_stateful_set.ts";
@@ -50,7 +50,7 @@ export function statefulSetController(): ControllerSpec<
       const owns = (set.spec?.volumeClaimTemplates ?? []).some((t) =>
         ordinalOf(`${t.metadata?.name}-${set.metadata?.name}`, claim.metadata?.name) !== undefined
       );
-      return owns ? [keyOf(s.metadata?.namespace, s.metadata?.name ?? "")] : [];
+      return owns ? [objectKey(s.metadata?.namespace, s.metadata?.name ?? "")] : [];
     });
   return controller<StatefulSet & HasMetadata, StatefulSetWorld>({
     name: "statefulset",

@@ -18,7 +18,7 @@ import {
   type ApiServerOptions,
   startApiServer,
 } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
+import { connect } from "../../lib/client/connect.ts";
 import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
@@ -75,7 +75,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     simulation: { nodes: 3, ...simulation, ...(clock ? { scheduler: clock } : {}) },
     ...(clock ? { now: () => clock.now() } : {}),
   });
-  const client = await clientFromKubeconfig(server.kubeconfig);
+  const client = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(client)) {
     await server.close();
     throw new Error(`Cannot start the cluster: ${client.left.message}`);

@@ -6,9 +6,9 @@
  */
 import type { k8sApps, k8sCore } from "../../lib/deps.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
-import type { RefSource } from "../../lib/reconcile/op.ts";
+import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import type { Pod } from "./pod_facts.ts";
 
 /** An apps/v1 StatefulSet. */
@@ -68,7 +68,7 @@ export function claimName(claim: string, set: string, ordinal: number): string {
  * ```
  */
 export function statefulPod(
-  set: Set & RefSource,
+  set: Set & HasMetadata,
   ordinal: number,
   revision: string,
 ): DeepReadonly<KubeObject> {

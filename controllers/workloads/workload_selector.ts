@@ -10,7 +10,7 @@ import {
   type LabelSelector,
   matchesLabels,
 } from "../../lib/core/label_selector.ts";
-import type { DeepReadonly } from "../../lib/store/deep_readonly.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 
 /**
  * Parses `spec.selector` of a workload and checks it: present, valid, non-empty, and

@@ -100,7 +100,7 @@ const acceptsJson = (accept: string | null) =>
  * @example
  * ```ts
  * import { createOpenApiV3 } from "./openapi_v3.ts";
- * import { startApiServer } from "./server.ts";
+ * import { startApiServer } from "./mod.ts";
  * const server = await startApiServer();
  * const serve = createOpenApiV3(server.context);
  * const res = await serve(new Request("http://x/openapi/v3"), "/openapi/v3");

@@ -90,7 +90,7 @@ export interface ApiServer {
  *
  * @example
  * ```ts
- * import { startApiServer } from "./server.ts";
+ * import { startApiServer } from "./mod.ts";
  * const server = await startApiServer();
  * const res = await fetch(`${server.url}/api/v1/namespaces`);
  * (await res.json()).items.length; // 4

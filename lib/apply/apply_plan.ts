@@ -117,7 +117,7 @@ async function run(op: Op, o: ApplyPlanOptions): Promise<OpOutcome> {
  *
  * @example
  * ```ts ignore
- * import { applyPlan } from "./apply_plan.ts";
+ * import { applyPlan } from "../../mod.ts";
  * const outcome = await applyPlan({ ops: [] }, { client, fieldManager: "kubefold-demo" });
  * outcome.failed; // false
  * ```

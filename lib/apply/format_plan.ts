@@ -40,7 +40,7 @@ const indent = (text: string) => text.split("\n").map((l) => `    ${l}`).join("\
  *
  * @example
  * ```ts
- * import { formatPlan } from "./format_plan.ts";
+ * import { formatPlan } from "../../mod.ts";
  * formatPlan({ ops: [{ type: "delete", ref: { apiVersion: "v1", kind: "Pod", namespace: "d", name: "p", uid: "u" } }] });
  * // "- delete Pod d/p (uid u)"
  * ```

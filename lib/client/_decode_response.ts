@@ -5,7 +5,7 @@
  * @module
  */
 import { E, type Either } from "../deps.ts";
-import type { ApiError, ApiObjectRef } from "./api_error.ts";
+import type { ApiError, RequestTarget } from "./api_error.ts";
 import type { RequestSpec } from "./_transport.ts";
 import type { ObjectList } from "./client_types.ts";
 
@@ -64,7 +64,7 @@ export async function decodeJson<T>(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { E } from "../deps.ts";
+ * import { E } from "../../mod.ts";
  * import { checkListItems } from "./_decode_response.ts";
  * const object = { resource: "configmaps" };
  * assert.equal(checkListItems(E.right({ metadata: {}, items: [] }), object)._tag, "Right");
@@ -73,7 +73,7 @@ export async function decodeJson<T>(
  */
 export function checkListItems<T>(
   r: Either<ApiError, ObjectList<T>>,
-  object: ApiObjectRef,
+  object: RequestTarget,
 ): Either<ApiError, ObjectList<T>> {
   if (E.isRight(r) && !Array.isArray(r.right?.items)) {
     return E.left({
@@ -102,7 +102,7 @@ export function checkListItems<T>(
  */
 export function watchBody(
   res: Response,
-  object: ApiObjectRef,
+  object: RequestTarget,
 ): Either<ApiError, ReadableStream<Uint8Array>> {
   const body = res.body;
   if (body === null) {

@@ -21,7 +21,7 @@ import type { ListOptions, ObjectList, Result } from "./client_types.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { E } from "../deps.ts";
+ * import { E } from "../../mod.ts";
  * import { listAllPages } from "./_list_all_pages.ts";
  * const pages: Record<string, { items: number[]; next?: string }> = {
  *   "": { items: [1, 2], next: "p2" },

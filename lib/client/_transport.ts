@@ -6,7 +6,7 @@
 import { E, type Either, type SchedulerLike } from "../deps.ts";
 import { createAuthProvider } from "./config/create_auth_provider.ts";
 import type { ClientConfig } from "./config/types.ts";
-import { type ApiError, type ApiObjectRef, describeObject, statusError } from "./api_error.ts";
+import { type ApiError, describeObject, type RequestTarget, statusError } from "./api_error.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff_delay.ts";
 import type { RequestBudget } from "./create_request_budget.ts";
 import type { Logger } from "./logger.ts";
@@ -23,7 +23,7 @@ export interface RequestSpec {
   /** The verb for messages (`get`, `list`, `patch`, ...). */
   readonly verb: string;
   /** What the request concerns, for messages. */
-  readonly object?: ApiObjectRef;
+  readonly object?: RequestTarget;
 }
 
 /** Options shared by the transport. */

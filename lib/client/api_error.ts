@@ -6,7 +6,7 @@
 import type { Status, StatusCause } from "../core/status.ts";
 
 /** The object a request concerned, for messages: resource (`pods`, `deployments.apps`), namespace, name. */
-export interface ApiObjectRef {
+export interface RequestTarget {
   /** Plural resource, qualified by its group when it has one (`deployments.apps`). */
   readonly resource: string;
   readonly namespace?: string;
@@ -28,7 +28,7 @@ export interface ApiObjectRef {
  *
  * @example
  * ```ts
- * import type { ApiError } from "./api_error.ts";
+ * import type { ApiError } from "../../mod.ts";
  * function describe(e: ApiError): string {
  *   switch (e.type) {
  *     case "status": return `${e.code} ${e.reason}: ${e.message}`;
@@ -52,7 +52,7 @@ export type ApiError =
     readonly causes: readonly StatusCause[];
     /** The server's Status (synthesized when the body was not one). */
     readonly status: Status;
-    readonly object?: ApiObjectRef;
+    readonly object?: RequestTarget;
     /** From `Retry-After` or `details.retryAfterSeconds`. */
     readonly retryAfterSeconds?: number;
   }
@@ -60,9 +60,9 @@ export type ApiError =
     readonly type: "network";
     readonly message: string;
     readonly cause: unknown;
-    readonly object?: ApiObjectRef;
+    readonly object?: RequestTarget;
   }
-  | { readonly type: "decode"; readonly message: string; readonly object?: ApiObjectRef }
+  | { readonly type: "decode"; readonly message: string; readonly object?: RequestTarget }
   | { readonly type: "config"; readonly message: string; readonly cause: unknown }
   | {
     readonly type: "resolve";
@@ -70,7 +70,7 @@ export type ApiError =
     readonly apiVersion: string;
     readonly kind: string;
   }
-  | { readonly type: "aborted"; readonly message: string; readonly object?: ApiObjectRef };
+  | { readonly type: "aborted"; readonly message: string; readonly object?: RequestTarget };
 
 const reasonsByCode: Record<number, string> = {
   400: "BadRequest",
@@ -95,11 +95,11 @@ const reasonsByCode: Record<number, string> = {
  *
  * @example
  * ```ts
- * import { describeObject } from "./api_error.ts";
+ * import { describeObject } from "../../mod.ts";
  * describeObject({ resource: "pods", namespace: "default", name: "web" }); // 'pods "default/web"'
  * ```
  */
-export function describeObject(ref: ApiObjectRef): string {
+export function describeObject(ref: RequestTarget): string {
   if (ref.name === undefined) {
     return ref.namespace ? `${ref.resource} in namespace "${ref.namespace}"` : ref.resource;
   }
@@ -122,7 +122,7 @@ export function describeObject(ref: ApiObjectRef): string {
 export function statusError(
   code: number,
   body: string,
-  options: { retryAfter?: string | null; object?: ApiObjectRef; verb?: string } = {},
+  options: { retryAfter?: string | null; object?: RequestTarget; verb?: string } = {},
 ): ApiError {
   let parsed: Partial<Status> | undefined;
   try {
@@ -167,7 +167,7 @@ export function statusError(
  * fromStatus(failure("Expired", "too old resource version: 1 (5)")).type; // "status"
  * ```
  */
-export function fromStatus(status: Status, object?: ApiObjectRef, verb = "watch"): ApiError {
+export function fromStatus(status: Status, object?: RequestTarget, verb = "watch"): ApiError {
   return statusError(status.code ?? 500, JSON.stringify({ ...status, kind: "Status" }), {
     ...(object ? { object } : {}),
     verb,

@@ -10,11 +10,11 @@ import type { LabelSelector } from "../core/label_selector.ts";
 import type { FieldSelector } from "../core/field_selector.ts";
 import type { ClientConfig } from "./config/types.ts";
 import type { ApiError } from "./api_error.ts";
-import type { ResourceRef } from "./resource_ref.ts";
+import type { ApiResource } from "./api_resource.ts";
 import type { RequestSpec } from "./_transport.ts";
 
-/** A resource, resolved (`ResourceRef`) or to resolve through discovery (`apiVersion` + `kind`). */
-export type ResourceSpec = ResourceRef | { readonly apiVersion: string; readonly kind: string };
+/** A resource, resolved (`ApiResource`) or to resolve through discovery (`apiVersion` + `kind`). */
+export type ResourceSpec = ApiResource | { readonly apiVersion: string; readonly kind: string };
 
 /** What every verb resolves to. */
 export type Result<T> = Promise<Either<ApiError, T>>;
@@ -124,8 +124,8 @@ export interface GetOptions {
 export interface Client {
   /** The configuration (server, default namespace); credentials stay wrapped. */
   readonly config: ClientConfig;
-  /** Resolves `apiVersion` + `kind` (or passes a `ResourceRef` through) via cached discovery. */
-  resolve(resource: ResourceSpec, signal?: AbortSignal): Result<ResourceRef>;
+  /** Resolves `apiVersion` + `kind` (or passes a `ApiResource` through) via cached discovery. */
+  resolve(resource: ResourceSpec, signal?: AbortSignal): Result<ApiResource>;
   get<T = KubeObject>(resource: ResourceSpec, name: string, options?: GetOptions): Result<T>;
   /** All pages (`limit` default 500); restarts unpaginated if a continue token expires. */
   list<T = KubeObject>(resource: ResourceSpec, options?: ListOptions): Result<ObjectList<T>>;

@@ -1,5 +1,6 @@
 /**
- * `connect()` and `clientFromKubeconfig()`: a client from a kubeconfig in one call.
+ * `connect()`: a client from a kubeconfig (a file, its text, or the in-cluster service
+ * account) in one call.
  *
  * @module
  */
@@ -12,57 +13,53 @@ import { loadInClusterConfig } from "./config/load_in_cluster_config.ts";
 import { type ClientOptions, createClient } from "./create_client.ts";
 import type { Client } from "./client_types.ts";
 
-/**
- * A client from kubeconfig YAML text (e.g. the embedded API server's `kubeconfig`).
- *
- * @param yaml The kubeconfig text.
- * @param options Context to use, plus {@link ClientOptions}.
- * @returns The client or the {@link ConfigError} naming the bad field.
- *
- * @example
- * ```ts
- * import { clientFromKubeconfig } from "./connect.ts";
- * import { startApiServer } from "../apiserver/server.ts";
- * const server = await startApiServer();
- * const client = await clientFromKubeconfig(server.kubeconfig);
- * client._tag === "Right" && client.right.config.server === server.url; // true
- * if (client._tag === "Right") client.right.close();
- * await server.close();
- * ```
- */
-export async function clientFromKubeconfig(
-  yaml: string,
-  options: ClientOptions & { readonly context?: string } = {},
-): Promise<Either<ConfigError, Client>> {
-  const parsed = parseKubeconfig(yaml, "<kubeconfig text>");
-  if (E.isLeft(parsed)) return parsed;
-  const config = await resolveClientConfig(
-    parsed.right,
-    options.context !== undefined ? { context: options.context } : {},
-  );
-  return E.map((c: Parameters<typeof createClient>[0]) => createClient(c, options))(config);
-}
-
 /** Options of {@link connect}. */
 export interface ConnectOptions extends ClientOptions {
   /** Path of a kubeconfig file; default `KUBECONFIG`, then `~/.kube/config`, then in-cluster. */
   readonly kubeconfig?: string;
+  /** The kubeconfig itself, as YAML text (e.g. the embedded API server's `kubeconfig`); when
+   * given, no file is read. */
+  readonly kubeconfigYaml?: string;
   /** Context to use instead of `current-context`. */
   readonly context?: string;
 }
 
 /**
- * A client the way kubectl finds its cluster: the given kubeconfig file, else `KUBECONFIG`
- * or `~/.kube/config`, else the in-cluster service account (when no kubeconfig exists).
+ * A client the way kubectl finds its cluster: the given kubeconfig text or file, else
+ * `KUBECONFIG` or `~/.kube/config`, else the in-cluster service account (when no kubeconfig
+ * exists).
  *
+ * Like client-go's `clientcmd.BuildConfigFromFlags` plus `kubernetes.NewForConfig`, but one
+ * call that returns the configuration error as a value naming the file, line and field.
+ *
+ * @param options where the kubeconfig comes from, the context, and {@link ClientOptions}.
+ * @returns the client, or the {@link ConfigError} naming the bad field.
  * @example
  * ```ts
- * import { connect } from "./connect.ts";
+ * import { connect } from "../../mod.ts";
  * const client = await connect({ kubeconfig: "/no/such/file" });
  * client._tag; // "Left": the file names itself in the message
  * ```
+ * @example From the embedded API server's kubeconfig:
+ * ```ts
+ * import { connect } from "../../mod.ts";
+ * import { startApiServer } from "../apiserver/mod.ts";
+ * const server = await startApiServer();
+ * const made = await connect({ kubeconfigYaml: server.kubeconfig });
+ * if (made._tag === "Right") made.right.close();
+ * await server.close();
+ * ```
  */
 export async function connect(options: ConnectOptions = {}): Promise<Either<ConfigError, Client>> {
+  if (options.kubeconfigYaml !== undefined) {
+    const parsed = parseKubeconfig(options.kubeconfigYaml, "<kubeconfig text>");
+    if (E.isLeft(parsed)) return parsed;
+    const config = await resolveClientConfig(
+      parsed.right,
+      options.context !== undefined ? { context: options.context } : {},
+    );
+    return E.map((c: Parameters<typeof createClient>[0]) => createClient(c, options))(config);
+  }
   const loaded = await loadKubeconfig({
     ...(options.kubeconfig !== undefined ? { path: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),

@@ -7,12 +7,12 @@ import { asyncScheduler, E, type Either, type SchedulerLike } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";
-import type { ApiError, ApiObjectRef } from "./api_error.ts";
+import type { ApiError, RequestTarget } from "./api_error.ts";
 import type { BackoffOptions } from "./backoff_delay.ts";
 import { createRequestBudget, type RequestBudget } from "./create_request_budget.ts";
 import { createDiscovery } from "./create_discovery.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { objectRefOf, resourcePath, type ResourceRef } from "./resource_ref.ts";
+import { type ApiResource, requestTargetOf, resourcePath } from "./api_resource.ts";
 import { createTransport, type RequestSpec } from "./_transport.ts";
 import { deleteBody, listQuery, patchBody, watchQuery, writeQuery } from "./_request_parts.ts";
 import { checkListItems, decodeJson, watchBody } from "./_decode_response.ts";
@@ -60,8 +60,8 @@ export interface ClientOptions {
  *
  * @example
  * ```ts
- * import { createClient } from "./create_client.ts";
- * import { startApiServer } from "../apiserver/server.ts";
+ * import { createClient } from "../../mod.ts";
+ * import { startApiServer } from "../apiserver/mod.ts";
  * const server = await startApiServer();
  * const client = createClient({
  *   server: server.url, namespace: "default", tls: { insecureSkipVerify: false }, auth: { type: "none" },
@@ -109,28 +109,28 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
   const discovery = createDiscovery((path, signal) =>
     json({ method: "GET", path, verb: "discover", ...(signal ? { signal } : {}) })
   );
-  const resolve = (spec: ResourceSpec, signal?: AbortSignal): Result<ResourceRef> =>
+  const resolve = (spec: ResourceSpec, signal?: AbortSignal): Result<ApiResource> =>
     "plural" in spec
       ? Promise.resolve(E.right(spec))
       : discovery.resolve(spec.apiVersion, spec.kind, signal);
   const resolveObject = (obj: KubeObject, verb: string, signal?: AbortSignal) =>
     obj.apiVersion && obj.kind
       ? resolve({ apiVersion: obj.apiVersion, kind: obj.kind }, signal)
-      : Promise.resolve(E.left<ApiError, ResourceRef>({
+      : Promise.resolve(E.left<ApiError, ApiResource>({
         type: "resolve",
         apiVersion: obj.apiVersion ?? "",
         kind: obj.kind ?? "",
         message: `Cannot ${verb} "${obj.metadata?.name ?? ""}": apiVersion and kind are required`,
       }));
   const nsOf = (
-    ref: ResourceRef,
+    ref: ApiResource,
     given?: string,
   ) => (ref.namespaced ? given ?? config.namespace : undefined);
 
   const listPage = async <T>(spec: ResourceSpec, o: ListOptions = {}): Result<ObjectList<T>> => {
     const ref = await resolve(spec, o.signal);
     if (E.isLeft(ref)) return ref;
-    const object: ApiObjectRef = objectRefOf(ref.right, { namespace: o.namespace });
+    const object: RequestTarget = requestTargetOf(ref.right, { namespace: o.namespace });
     const path = resourcePath(ref.right, { namespace: o.namespace });
     const r = await json<ObjectList<T>>({
       method: "GET",
@@ -161,7 +161,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       body: JSON.stringify(obj),
       contentType: "application/json",
       verb,
-      object: objectRefOf(ref.right, { namespace, name: obj.metadata?.name }),
+      object: requestTargetOf(ref.right, { namespace, name: obj.metadata?.name }),
       signal: o.signal,
     });
   };
@@ -177,7 +177,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         method: "GET",
         path: resourcePath(ref.right, at),
         verb: "get",
-        object: objectRefOf(ref.right, at),
+        object: requestTargetOf(ref.right, at),
         signal: o.signal,
       });
     },
@@ -197,7 +197,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         query: writeQuery(o, fieldManager),
         ...patchBody(o.patch),
         verb: "patch",
-        object: objectRefOf(ref.right, at),
+        object: requestTargetOf(ref.right, at),
         signal: o.signal,
       });
     },
@@ -219,7 +219,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         body: JSON.stringify(obj),
         contentType: "application/apply-patch+yaml",
         verb: "apply",
-        object: objectRefOf(ref.right, at),
+        object: requestTargetOf(ref.right, at),
         signal: o.signal,
       });
     },
@@ -233,7 +233,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         body: deleteBody(o),
         contentType: "application/json",
         verb: "delete",
-        object: objectRefOf(ref.right, at),
+        object: requestTargetOf(ref.right, at),
         signal: o.signal,
       });
     },
@@ -241,7 +241,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       const ref = await resolve(spec, o.signal);
       if (E.isLeft(ref)) return ref;
       const path = resourcePath(ref.right, { namespace: o.namespace });
-      const object = objectRefOf(ref.right, { namespace: o.namespace });
+      const object = requestTargetOf(ref.right, { namespace: o.namespace });
       const res = await send({
         method: "GET",
         path,

@@ -1,14 +1,14 @@
 /**
- * `createDiscovery()`: resolves `apiVersion` + `kind` to a {@link ResourceRef}, cached.
+ * `createDiscovery()`: resolves `apiVersion` + `kind` to a {@link ApiResource}, cached.
  *
  * @module
  */
 import { E, type Either } from "../deps.ts";
 import type { ApiError } from "./api_error.ts";
-import type { ResourceRef } from "./resource_ref.ts";
+import type { ApiResource } from "./api_resource.ts";
 
 /** One entry of an `APIResourceList`. */
-interface ApiResource {
+interface ListedResource {
   readonly name: string;
   readonly kind: string;
   readonly namespaced: boolean;
@@ -18,7 +18,7 @@ interface ApiResource {
 export type FetchResourceList = (
   path: string,
   signal?: AbortSignal,
-) => Promise<Either<ApiError, { resources?: readonly ApiResource[] }>>;
+) => Promise<Either<ApiError, { resources?: readonly ListedResource[] }>>;
 
 /** Resolves kinds to resources. */
 export interface Discovery {
@@ -27,7 +27,7 @@ export interface Discovery {
     apiVersion: string,
     kind: string,
     signal?: AbortSignal,
-  ): Promise<Either<ApiError, ResourceRef>>;
+  ): Promise<Either<ApiError, ApiResource>>;
   /** Forgets everything (e.g. after CRDs changed). */
   invalidate(): void;
 }
@@ -42,7 +42,7 @@ export interface Discovery {
  *
  * @example
  * ```ts
- * import { E } from "../deps.ts";
+ * import { E } from "../../mod.ts";
  * import { createDiscovery } from "./create_discovery.ts";
  * const discovery = createDiscovery(() =>
  *   Promise.resolve(E.right({ resources: [{ name: "pods", kind: "Pod", namespaced: true }] }))
@@ -52,13 +52,13 @@ export interface Discovery {
  * ```
  */
 export function createDiscovery(fetchList: FetchResourceList): Discovery {
-  const cache = new Map<string, Promise<Either<ApiError, readonly ApiResource[]>>>();
+  const cache = new Map<string, Promise<Either<ApiError, readonly ListedResource[]>>>();
   const load = (apiVersion: string, signal?: AbortSignal) => {
     let entry = cache.get(apiVersion);
     if (entry === undefined) {
       const path = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
       entry = fetchList(path, signal).then((r) =>
-        E.map((l: { resources?: readonly ApiResource[] }) => l.resources ?? [])(r)
+        E.map((l: { resources?: readonly ListedResource[] }) => l.resources ?? [])(r)
       );
       cache.set(apiVersion, entry);
       // Failures are not cached.
@@ -66,11 +66,11 @@ export function createDiscovery(fetchList: FetchResourceList): Discovery {
     }
     return entry;
   };
-  const find = (resources: readonly ApiResource[], apiVersion: string, kind: string) => {
+  const find = (resources: readonly ListedResource[], apiVersion: string, kind: string) => {
     const hit = resources.find((r) => r.kind === kind && !r.name.includes("/"));
     if (hit === undefined) return undefined;
     const slash = apiVersion.indexOf("/");
-    const ref: ResourceRef = {
+    const ref: ApiResource = {
       group: slash < 0 ? "" : apiVersion.slice(0, slash),
       version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
       plural: hit.name,

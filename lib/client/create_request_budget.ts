@@ -31,7 +31,7 @@ export interface RequestBudget {
  *
  * @example
  * ```ts
- * import { createRequestBudget } from "./create_request_budget.ts";
+ * import { createRequestBudget } from "../../mod.ts";
  * const budget = createRequestBudget({ qps: 20, burst: 30 });
  * await budget.acquire(); // true at once: the bucket starts full
  * ```

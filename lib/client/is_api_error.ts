@@ -14,7 +14,7 @@ function is(e: ApiError, reasons: readonly string[], code?: number): boolean {
  *
  * @example
  * ```ts
- * import { isNotFound } from "./is_api_error.ts";
+ * import { isNotFound } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isNotFound(statusError(404, "")); // true
  * ```
@@ -28,7 +28,7 @@ export function isNotFound(e: ApiError): boolean {
  *
  * @example
  * ```ts
- * import { isConflict } from "./is_api_error.ts";
+ * import { isConflict } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isConflict(statusError(409, "")); // true
  * ```
@@ -43,7 +43,7 @@ export function isConflict(e: ApiError): boolean {
  *
  * @example
  * ```ts
- * import { isAlreadyExists } from "./is_api_error.ts";
+ * import { isAlreadyExists } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isAlreadyExists(statusError(409, '{"kind":"Status","reason":"AlreadyExists","code":409}')); // true
  * ```
@@ -57,7 +57,7 @@ export function isAlreadyExists(e: ApiError): boolean {
  *
  * @example
  * ```ts
- * import { isGone } from "./is_api_error.ts";
+ * import { isGone } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isGone(statusError(410, "")); // true
  * ```
@@ -71,7 +71,7 @@ export function isGone(e: ApiError): boolean {
  *
  * @example
  * ```ts
- * import { isInvalid } from "./is_api_error.ts";
+ * import { isInvalid } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isInvalid(statusError(422, "")); // true
  * ```
@@ -85,7 +85,7 @@ export function isInvalid(e: ApiError): boolean {
  *
  * @example
  * ```ts
- * import { isTooManyRequests } from "./is_api_error.ts";
+ * import { isTooManyRequests } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isTooManyRequests(statusError(429, "slow down")); // true
  * ```
@@ -100,7 +100,7 @@ export function isTooManyRequests(e: ApiError): boolean {
  *
  * @example
  * ```ts
- * import { isResourceVersionTooLarge } from "./is_api_error.ts";
+ * import { isResourceVersionTooLarge } from "../../mod.ts";
  * import { statusError } from "./api_error.ts";
  * isResourceVersionTooLarge(statusError(504, "")); // false
  * ```

@@ -6,13 +6,13 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import type { Informer, InformerFactory } from "../informer/informers.ts";
+import type { Informer, InformerFactory } from "../informer/create_informers.ts";
 import type { StoreReader } from "../store/create_store.ts";
 import { byControllerOwnerUid } from "../store/by_controller_owner_uid.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { CacheView, ControllerSpec, Kind, WatchTrigger } from "./controller_spec.ts";
-import type { CacheLookup } from "./expectations.ts";
-import { cacheName } from "./plan_expectations.ts";
+import type { CacheLookup } from "../apply/expectations.ts";
+import { cacheName } from "../apply/plan_expectations.ts";
 
 /** A controller's informers and its views of them. */
 export interface ControllerCaches {
@@ -34,7 +34,7 @@ export interface ControllerCaches {
  *
  * @example
  * ```ts ignore
- * const caches = controllerCaches(spec, informers(client));
+ * const caches = controllerCaches(spec, createInformers(client));
  * caches.view.store({ apiVersion: "v1", kind: "Pod" }).list();
  * ```
  */

@@ -29,7 +29,7 @@ export interface ControllerMetrics {
  *
  * @example
  * ```ts
- * import { createControllerMetrics } from "./controller_metrics.ts";
+ * import { createControllerMetrics } from "../../mod.ts";
  * const m = createControllerMetrics();
  * m.reconciled("success", 0.01);
  * m.snapshot().reconcileTotal.success; // 1

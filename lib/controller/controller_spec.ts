@@ -6,9 +6,9 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import type { ObjectKey } from "../core/key.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { StoreReader } from "../store/create_store.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
 import type { EventFilter } from "./triggers.ts";
 
@@ -71,8 +71,7 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
  *
  * @example
  * ```ts
- * import { controller } from "./controller_spec.ts";
- * import { E } from "../deps.ts";
+ * import { controller, E } from "../../mod.ts";
  * const spec = controller({
  *   name: "noop",
  *   for: { apiVersion: "v1", kind: "ConfigMap" },

@@ -22,22 +22,22 @@ import { apiGroupOf, type KubeObject } from "../core/object.ts";
 import type { ObjectKey } from "../core/key.ts";
 import { type Logger, silentLogger, withFields } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
-import type { InformerFactory } from "../informer/informers.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
+import type { InformerFactory } from "../informer/create_informers.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
 import type { QueueInput } from "../queue/run_outcome.ts";
-import type { EventRecorder } from "./event_recorder.ts";
-import { applyStep } from "./apply_step.ts";
-import { statusBatcher } from "./status_batcher.ts";
+import type { EventRecorder } from "../apply/event_recorder.ts";
+import { applyStep } from "../apply/apply_step.ts";
+import { statusBatcher } from "../apply/status_batcher.ts";
 import { refOf } from "../reconcile/op.ts";
 import type { Plan } from "../reconcile/plan.ts";
 import { formatPlan } from "../apply/format_plan.ts";
 import type { CacheView, ControllerSpec } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
-import { Expectations } from "./expectations.ts";
+import { Expectations } from "../apply/expectations.ts";
 import { controllerCaches } from "./controller_caches.ts";
-import { planExpectations } from "./plan_expectations.ts";
+import { planExpectations } from "../apply/plan_expectations.ts";
 import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
 
 /** One reconcile, as reported to the caller (and logged). */
@@ -79,7 +79,7 @@ let reconcileCounter = 0;
  *
  * @example
  * ```ts ignore
- * import { runController } from "./run_controller.ts";
+ * import { runController } from "../../mod.ts";
  * runController(spec, { client, informers }).subscribe((r) => console.log(r.key, r.result));
  * ```
  */

@@ -7,7 +7,7 @@
 import { apiGroupOf, type KubeObject } from "../core/object.ts";
 import { type ObjectKey, objectKey } from "../core/key.ts";
 import type { Delta } from "../store/delta.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 
 type Obj = DeepReadonly<KubeObject>;
 
@@ -24,7 +24,7 @@ export function deltaObject(delta: Delta<Obj>): Obj | undefined {
  *
  * @example
  * ```ts
- * import { generationChanged } from "./triggers.ts";
+ * import { generationChanged } from "../../mod.ts";
  * generationChanged({ type: "Updated", old: { metadata: { generation: 1 } }, object: { metadata: { generation: 1 } } }); // false
  * ```
  */
@@ -39,7 +39,7 @@ const sameMap = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.str
  *
  * @example
  * ```ts
- * import { labelsOrAnnotationsChanged } from "./triggers.ts";
+ * import { labelsOrAnnotationsChanged } from "../../mod.ts";
  * labelsOrAnnotationsChanged({ type: "Added", object: {} }); // true
  * ```
  */
@@ -52,7 +52,7 @@ export const labelsOrAnnotationsChanged: EventFilter = (d) =>
  *
  * @example
  * ```ts
- * import { anyOf, generationChanged, labelsOrAnnotationsChanged } from "./triggers.ts";
+ * import { anyOf, generationChanged, labelsOrAnnotationsChanged } from "../../mod.ts";
  * const filter = anyOf(generationChanged, labelsOrAnnotationsChanged);
  * ```
  */
@@ -65,7 +65,7 @@ export function anyOf(...filters: readonly EventFilter[]): EventFilter {
  *
  * @example
  * ```ts
- * import { controllerOwnerKey } from "./triggers.ts";
+ * import { controllerOwnerKey } from "../../mod.ts";
  * const pod = { metadata: { namespace: "ns", ownerReferences: [
  *   { apiVersion: "app.example.com/v1alpha1", kind: "PodSet", name: "demo", uid: "u", controller: true }] } };
  * controllerOwnerKey(pod, "app.example.com", "PodSet"); // "ns/demo"

@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * import { deepEqual } from "./deep_equal.ts";
+ * import { deepEqual } from "../../mod.ts";
  * deepEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }); // true
  * ```
  */

@@ -77,7 +77,7 @@ export function escapeFieldValue(value: string): string {
  *
  * @example
  * ```ts
- * import { parseFieldSelector } from "./field_selector.ts";
+ * import { parseFieldSelector } from "../../mod.ts";
  * parseFieldSelector("status.phase!=Running,metadata.name=web");
  * // right([{ type: "equals", field: "metadata.name", value: "web" },
  * //        { type: "notEquals", field: "status.phase", value: "Running" }])
@@ -103,7 +103,7 @@ export function parseFieldSelector(input: string): Either<string, FieldSelector>
  *
  * @example
  * ```ts
- * import { matchesFields } from "./field_selector.ts";
+ * import { matchesFields } from "../../mod.ts";
  * const pod = { "metadata.name": "web", "status.phase": "Pending" } as Record<string, string>;
  * matchesFields([{ type: "notEquals", field: "status.phase", value: "Running" }], (p) => pod[p]); // true
  * ```
@@ -151,7 +151,7 @@ export function requiredFieldValue(selector: FieldSelector, field: string): stri
  *
  * @example
  * ```ts
- * import { formatFieldSelector } from "./field_selector.ts";
+ * import { formatFieldSelector } from "../../mod.ts";
  * formatFieldSelector([{ type: "equals", field: "metadata.name", value: "a,b" }]); // "metadata.name=a\\,b"
  * ```
  */

@@ -13,7 +13,7 @@ import type { LabelSelector } from "./label_requirement.ts";
  *
  * @example
  * ```ts
- * import { formatLabelSelector } from "./format_label_selector.ts";
+ * import { formatLabelSelector } from "../../mod.ts";
  * formatLabelSelector([{ type: "in", key: "tier", values: ["a", "b"] }, { type: "doesNotExist", key: "x" }]);
  * // "tier in (a,b),!x"
  * ```

@@ -4,38 +4,39 @@
  *
  * @module
  */
-import type { KubeObject } from "./object.ts";
+import type { HasMetadata } from "./has_metadata.ts";
 
 /** `namespace/name` or `name`. */
 export type ObjectKey = string;
 
 /**
- * The key of an object.
+ * The key of an object (`namespace/name`, or `name` when it has no namespace), or the key
+ * built from a namespace and a name.
  *
+ * Like client-go's `cache.MetaNamespaceKeyFunc` and `types.NamespacedName.String()` in one
+ * function; {@link splitKey} is its inverse.
+ *
+ * @param obj an object with metadata (or the namespace, possibly undefined, when `name` is given)
+ * @param name the name, when the first argument is a namespace
+ * @returns the key
  * @example
  * ```ts
- * import { objectKey } from "./key.ts";
+ * import { objectKey } from "../../mod.ts";
  * objectKey({ metadata: { namespace: "default", name: "web" } }); // "default/web"
  * objectKey({ metadata: { name: "node-1" } }); // "node-1"
+ * objectKey("default", "web"); // "default/web"
+ * objectKey(undefined, "node-1"); // "node-1"
  * ```
  */
-export function objectKey(obj: KubeObject): ObjectKey {
-  const ns = obj.metadata?.namespace;
-  const name = obj.metadata?.name ?? "";
-  return ns ? `${ns}/${name}` : name;
-}
-
-/**
- * Builds a key from its parts.
- *
- * @example
- * ```ts
- * import { keyOf } from "./key.ts";
- * keyOf("default", "web"); // "default/web"
- * ```
- */
-export function keyOf(namespace: string | undefined, name: string): ObjectKey {
-  return namespace ? `${namespace}/${name}` : name;
+export function objectKey(obj: HasMetadata): ObjectKey;
+export function objectKey(namespace: string | undefined, name: string): ObjectKey;
+export function objectKey(first: HasMetadata | string | undefined, name?: string): ObjectKey {
+  if (typeof first === "object") {
+    const ns = first.metadata?.namespace;
+    const n = first.metadata?.name ?? "";
+    return ns ? `${ns}/${n}` : n;
+  }
+  return first ? `${first}/${name ?? ""}` : name ?? "";
 }
 
 /**
@@ -43,7 +44,7 @@ export function keyOf(namespace: string | undefined, name: string): ObjectKey {
  *
  * @example
  * ```ts
- * import { splitKey } from "./key.ts";
+ * import { splitKey } from "../../mod.ts";
  * splitKey("default/web"); // { namespace: "default", name: "web" }
  * ```
  */

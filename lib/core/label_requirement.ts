@@ -142,7 +142,8 @@ export function labelRequirement(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { byLabelKey, type LabelRequirement } from "./label_requirement.ts";
+ * import { byLabelKey } from "./label_requirement.ts";
+ * import type { LabelRequirement } from "../../mod.ts";
  * const reqs: LabelRequirement[] = [{ type: "exists", key: "b" }, { type: "exists", key: "a" }];
  * assert.deepEqual(reqs.sort(byLabelKey).map((r) => r.key), ["a", "b"]);
  * ```

@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatLabelSelector, matchesLabels, parseLabelSelector } from "./label_selector.ts";
+ * import { formatLabelSelector, matchesLabels, parseLabelSelector } from "../../mod.ts";
  * const sel = parseLabelSelector("tier in (fe,be), app=web");
  * assert.equal(sel._tag, "Right");
  * if (sel._tag === "Right") {
@@ -48,7 +48,7 @@ const ops: Record<string, LabelRequirement["type"]> = {
  *
  * @example
  * ```ts
- * import { fromLabelSelectorObject } from "./label_selector.ts";
+ * import { fromLabelSelectorObject } from "../../mod.ts";
  * fromLabelSelectorObject({ matchLabels: { app: "web" }, matchExpressions: [{ key: "t", operator: "Exists" }] });
  * ```
  */

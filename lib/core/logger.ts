@@ -21,7 +21,7 @@ export interface Logger {
  *
  * @example
  * ```ts
- * import { silentLogger } from "./logger.ts";
+ * import { silentLogger } from "../../mod.ts";
  * silentLogger.info("not printed");
  * ```
  */
@@ -50,7 +50,7 @@ export interface JsonLoggerOptions {
  *
  * @example
  * ```ts
- * import { jsonLogger } from "./logger.ts";
+ * import { jsonLogger } from "../../mod.ts";
  * const lines: string[] = [];
  * jsonLogger({ write: (l) => lines.push(l), now: () => 0 }).info("reconciled", { key: "default/a" });
  * lines[0]; // '{"ts":"1970-01-01T00:00:00.000Z","level":"info","msg":"reconciled","key":"default/a"}'
@@ -76,7 +76,7 @@ export function jsonLogger(options: JsonLoggerOptions = {}): Logger {
  *
  * @example
  * ```ts
- * import { jsonLogger, withFields } from "./logger.ts";
+ * import { jsonLogger, withFields } from "../../mod.ts";
  * const log = withFields(jsonLogger(), { controller: "podset" });
  * ```
  */

@@ -13,7 +13,7 @@ import type { LabelRequirement, LabelSelector } from "./label_requirement.ts";
  *
  * @example
  * ```ts
- * import { matchesLabels } from "./matches_labels.ts";
+ * import { matchesLabels } from "../../mod.ts";
  * matchesLabels([{ type: "notEquals", key: "env", value: "prod" }], { app: "web" }); // true
  * ```
  */

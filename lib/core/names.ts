@@ -24,7 +24,7 @@ const tooLong = (max: number) => `must be no more than ${max} characters`;
  *
  * @example
  * ```ts
- * import { checkDns1123Subdomain } from "./names.ts";
+ * import { checkDns1123Subdomain } from "../../mod.ts";
  * checkDns1123Subdomain("web-1"); // []
  * checkDns1123Subdomain("Web").length; // 1
  * ```
@@ -46,7 +46,7 @@ export function checkDns1123Subdomain(value: string): string[] {
  *
  * @example
  * ```ts
- * import { checkDns1123Label } from "./names.ts";
+ * import { checkDns1123Label } from "../../mod.ts";
  * checkDns1123Label("a.b").length; // 1
  * ```
  */
@@ -67,7 +67,7 @@ export function checkDns1123Label(value: string): string[] {
  *
  * @example
  * ```ts
- * import { checkDns1035Label } from "./names.ts";
+ * import { checkDns1035Label } from "../../mod.ts";
  * checkDns1035Label("1abc").length; // 1
  * ```
  */
@@ -88,7 +88,7 @@ export function checkDns1035Label(value: string): string[] {
  *
  * @example
  * ```ts
- * import { checkQualifiedName } from "./names.ts";
+ * import { checkQualifiedName } from "../../mod.ts";
  * checkQualifiedName("example.com/cleanup"); // []
  * ```
  */
@@ -124,7 +124,7 @@ export function checkQualifiedName(value: string): string[] {
  *
  * @example
  * ```ts
- * import { checkLabelValue } from "./names.ts";
+ * import { checkLabelValue } from "../../mod.ts";
  * checkLabelValue(""); // []
  * checkLabelValue("-x").length; // 1
  * ```

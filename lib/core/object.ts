@@ -15,7 +15,7 @@ export type OwnerReference = k8sMeta.OwnerReference;
  *
  * @example
  * ```ts
- * import type { KubeObject } from "./object.ts";
+ * import type { KubeObject } from "../../mod.ts";
  * const cm: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } };
  * ```
  */
@@ -37,7 +37,7 @@ export type JsonObject = { [key: string]: Json };
  *
  * @example
  * ```ts
- * import { isPlainObject } from "./object.ts";
+ * import { isPlainObject } from "../../mod.ts";
  * isPlainObject({}); // true
  * isPlainObject([]); // false
  * ```
@@ -51,7 +51,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  *
  * @example
  * ```ts
- * import { apiGroupOf } from "./object.ts";
+ * import { apiGroupOf } from "../../mod.ts";
  * apiGroupOf("apps/v1"); // "apps"
  * apiGroupOf("v1"); // ""
  * ```

@@ -104,7 +104,7 @@ function parseRequirement(toks: Token[], pos: { i: number }): Either<string, Lab
  *
  * @example
  * ```ts
- * import { parseLabelSelector } from "./parse_label_selector.ts";
+ * import { parseLabelSelector } from "../../mod.ts";
  * parseLabelSelector("app=web, tier in (a,b)");
  * // right([{ type: "equals", key: "app", value: "web" }, { type: "in", key: "tier", values: ["a", "b"] }])
  * ```

@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * import { formatTime } from "./time.ts";
+ * import { formatTime } from "../../mod.ts";
  * formatTime(0); // "1970-01-01T00:00:00Z"
  * ```
  */
@@ -31,7 +31,7 @@ let lastText = "";
  *
  * @example
  * ```ts
- * import { formatMicroTime } from "./time.ts";
+ * import { formatMicroTime } from "../../mod.ts";
  * formatMicroTime(1); // "1970-01-01T00:00:00.001000Z"
  * ```
  */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import type { ResourceRef } from "../client/resource_ref.ts";
+import type { ApiResource } from "../client/api_resource.ts";
 
 /** The spec of a Lease: who holds it, for how long, since when (MicroTime strings). */
 export interface LeaseSpec {
@@ -28,7 +28,7 @@ export interface LeaseSpec {
  *
  * @example
  * ```ts
- * import type { Lease } from "./lease.ts";
+ * import type { Lease } from "../../mod.ts";
  * const lease: Lease = {
  *   apiVersion: "coordination.k8s.io/v1",
  *   kind: "Lease",
@@ -46,13 +46,12 @@ export interface Lease extends KubeObject {
  *
  * @example
  * ```ts
- * import { leaseResource } from "./lease.ts";
- * import { resourcePath } from "../client/resource_ref.ts";
+ * import { leaseResource, resourcePath } from "../../mod.ts";
  * resourcePath(leaseResource, { namespace: "default", name: "a" });
  * // "/apis/coordination.k8s.io/v1/namespaces/default/leases/a"
  * ```
  */
-export const leaseResource: ResourceRef = {
+export const leaseResource: ApiResource = {
   group: "coordination.k8s.io",
   version: "v1",
   plural: "leases",

@@ -10,7 +10,11 @@ import { type Observable, Subject, type Subscription } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import { type Logger, silentLogger } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
-import { type Informer, type InformerFactory, informers } from "../informer/informers.ts";
+import {
+  createInformers,
+  type Informer,
+  type InformerFactory,
+} from "../informer/create_informers.ts";
 import type { ControllerSpec } from "../controller/controller_spec.ts";
 import { type ReconcileRecord, runController } from "../controller/run_controller.ts";
 import {
@@ -18,10 +22,10 @@ import {
   createControllerMetrics,
 } from "../controller/controller_metrics.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
-import { leaderElection, type LeaderElectionOptions } from "../leader/leader_election.ts";
+import { type LeaderElectionOptions, runLeaderElection } from "../leader/run_leader_election.ts";
 import { renderPrometheus } from "./prometheus_text.ts";
 import { managerMetrics } from "./manager_metrics.ts";
-import { createEventRecorder } from "../controller/event_recorder.ts";
+import { createEventRecorder } from "../apply/event_recorder.ts";
 import { type HealthServer, serveHealth } from "./health_server.ts";
 
 /** Options of {@link startManager}. */
@@ -98,7 +102,7 @@ interface Tracked {
  *
  * @example
  * ```ts ignore
- * import { startManager } from "./start_manager.ts";
+ * import { startManager } from "../../mod.ts";
  * const manager = await startManager({ client, controllers: [podSetController], healthPort: 0 });
  * await manager.ready;
  * await manager.stop();
@@ -107,7 +111,7 @@ interface Tracked {
 export async function startManager(options: ManagerOptions): Promise<Manager> {
   const log = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
-  const base = informers(options.client);
+  const base = createInformers(options.client);
   const tracked: Tracked[] = [];
   const subs: Subscription[] = [];
   const factory: InformerFactory = {
@@ -199,25 +203,26 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     const { promise: ended, resolve: endElection } = Promise.withResolvers<void>();
     electionDone = ended;
     subs.push(
-      leaderElection(options.client, { ...election, stop$: electionStop$, logger: log }).subscribe({
-        next: (isLeader) => {
-          if (isLeader && !leading) {
-            leading = true;
-            log.info("became leader", { lease: election.name });
-            startControllers();
-            becameLeader();
-          } else if (!isLeader && leading) {
-            leading = false;
-            log.error("leader election lost: stopping controllers", { lease: election.name });
-            void stop(new Error("leader election lost"));
-          }
-        },
-        error: (e) => {
-          log.error("leader election failed", { error: e });
-          endElection();
-        },
-        complete: () => endElection(),
-      }),
+      runLeaderElection(options.client, { ...election, stop$: electionStop$, logger: log })
+        .subscribe({
+          next: (isLeader) => {
+            if (isLeader && !leading) {
+              leading = true;
+              log.info("became leader", { lease: election.name });
+              startControllers();
+              becameLeader();
+            } else if (!isLeader && leading) {
+              leading = false;
+              log.error("leader election lost: stopping controllers", { lease: election.name });
+              void stop(new Error("leader election lost"));
+            }
+          },
+          error: (e) => {
+            log.error("leader election failed", { error: e });
+            endElection();
+          },
+          complete: () => endElection(),
+        }),
     );
     ready = leadingNow.then(whenSynced);
   }

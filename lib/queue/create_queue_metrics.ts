@@ -31,7 +31,7 @@ export interface QueueMetricsRecorder extends QueueMetricsSink {
  * @returns an empty recorder.
  * @example
  * ```ts
- * import { createQueueMetrics } from "./create_queue_metrics.ts";
+ * import { createQueueMetrics } from "../../mod.ts";
  * const metrics = createQueueMetrics();
  * metrics.added();
  * metrics.snapshot().addsTotal; // 1

@@ -26,8 +26,7 @@ export interface KeyedRateLimiter {
  * @returns a mutable keyed limiter.
  * @example
  * ```ts
- * import { createRateLimiter } from "./create_rate_limiter.ts";
- * import { exponentialBackoff } from "./exponential_backoff.ts";
+ * import { createRateLimiter, exponentialBackoff } from "../../mod.ts";
  * const limiter = createRateLimiter(exponentialBackoff());
  * limiter.when("default/web", 0); // 5
  * limiter.when("default/web", 5); // 10

@@ -49,7 +49,7 @@ interface Rec {
  * @returns an operator over queue signals.
  * @example
  * ```ts
- * import { dedupByKey } from "./mod.ts";
+ * import { dedupByKey } from "../../mod.ts";
  * import { asyncScheduler } from "../deps.ts";
  * const dedup = dedupByKey({ scheduler: asyncScheduler }); // use inside feedbackLoop()
  * ```

@@ -17,7 +17,7 @@ import { tokenBucket } from "./token_bucket.ts";
  * @returns a fresh limiter value (limiters are pure, so sharing one is also safe).
  * @example
  * ```ts
- * import { defaultRateLimiter } from "./default_rate_limiter.ts";
+ * import { defaultRateLimiter } from "../../mod.ts";
  * const limiter = defaultRateLimiter();
  * limiter.step(limiter.initial, 0, 0)[0]; // 5
  * ```

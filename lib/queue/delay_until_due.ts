@@ -39,7 +39,7 @@ const due: QueueSignal = { type: "due" };
  * @returns an operator over queue signals.
  * @example
  * ```ts
- * import { delayUntilDue } from "./mod.ts";
+ * import { delayUntilDue } from "../../mod.ts";
  * import { TestScheduler } from "../deps.ts";
  * const ts = new TestScheduler(() => {});
  * const delay = delayUntilDue({ scheduler: ts }); // use inside feedbackLoop()

@@ -23,7 +23,7 @@ export interface ExponentialBackoffOptions {
  * @returns a stateless limiter (its state is `null`).
  * @example
  * ```ts
- * import { exponentialBackoff } from "./exponential_backoff.ts";
+ * import { exponentialBackoff } from "../../mod.ts";
  * const backoff = exponentialBackoff({ baseMs: 5, maxMs: 1000 });
  * backoff.step(null, 0, 0)[0]; // 5
  * backoff.step(null, 3, 0)[0]; // 40

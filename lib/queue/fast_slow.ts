@@ -24,7 +24,7 @@ export interface FastSlowOptions {
  * @returns a stateless limiter (its state is `null`).
  * @example
  * ```ts
- * import { fastSlow } from "./fast_slow.ts";
+ * import { fastSlow } from "../../mod.ts";
  * const limiter = fastSlow({ fastMs: 10, slowMs: 5000, maxFastAttempts: 2 });
  * limiter.step(null, 0, 0)[0]; // 10
  * limiter.step(null, 1, 0)[0]; // 10

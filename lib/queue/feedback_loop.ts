@@ -47,7 +47,7 @@ const idle: QueueSignal = { type: "idle" };
  * @example
  * ```ts
  * import { from, rx } from "../deps.ts";
- * import { feedbackLoop } from "./feedback_loop.ts";
+ * import { feedbackLoop } from "../../mod.ts";
  * // A body that finishes every key at once.
  * const body = rx.map((s: import("./queue_signal.ts").QueueSignal) =>
  *   s.type === "add" ? { type: "outcome" as const, outcome: { type: "done" as const, key: s.key, durationMs: 0 } } : s

@@ -15,9 +15,7 @@ import type { RateLimiter } from "./rate_limiter.ts";
  * @returns a limiter whose state is the array of the parts' states.
  * @example
  * ```ts
- * import { maxOf } from "./max_of.ts";
- * import { exponentialBackoff } from "./exponential_backoff.ts";
- * import { tokenBucket } from "./token_bucket.ts";
+ * import { exponentialBackoff, maxOf, tokenBucket } from "../../mod.ts";
  * const limiter = maxOf(exponentialBackoff(), tokenBucket());
  * limiter.step(limiter.initial, 2, 0)[0]; // 20
  * ```

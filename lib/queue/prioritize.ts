@@ -41,7 +41,7 @@ export interface PrioritizeOptions {
  * @returns an operator over queue signals.
  * @example
  * ```ts
- * import { prioritize } from "./mod.ts";
+ * import { prioritize } from "../../mod.ts";
  * import { asyncScheduler } from "../deps.ts";
  * const lanes = prioritize({ scheduler: asyncScheduler, agingMs: 5_000 });
  * ```

@@ -15,7 +15,7 @@ export type { Histogram };
  *
  * @example
  * ```ts
- * import type { QueueMetrics } from "./queue_metrics.ts";
+ * import type { QueueMetrics } from "../../mod.ts";
  * const render = (m: QueueMetrics) => `workqueue_depth ${m.depth}\nworkqueue_adds_total ${m.addsTotal}`;
  * ```
  */
@@ -42,7 +42,7 @@ export interface QueueMetrics {
  *
  * @example
  * ```ts
- * import type { QueueMetricsSink } from "./queue_metrics.ts";
+ * import type { QueueMetricsSink } from "../../mod.ts";
  * let adds = 0;
  * const sink: QueueMetricsSink = {
  *   added: () => void adds++,

@@ -39,7 +39,7 @@ export type DrainMode = "ready" | "all" | "none";
  *
  * @example
  * ```ts
- * import type { QueueSignal } from "./queue_signal.ts";
+ * import type { QueueSignal } from "../../mod.ts";
  * const describe = (s: QueueSignal): string => s.type === "outcome" ? s.outcome.type : s.type;
  * describe({ type: "add", key: "default/web", priority: "live" }); // "add"
  * ```

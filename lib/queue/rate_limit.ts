@@ -47,7 +47,7 @@ export interface RateLimitOptions {
  * @returns an operator over queue signals.
  * @example
  * ```ts
- * import { exponentialBackoff, rateLimit } from "./mod.ts";
+ * import { exponentialBackoff, rateLimit } from "../../mod.ts";
  * import { asyncScheduler } from "../deps.ts";
  * const limit = rateLimit({ scheduler: asyncScheduler, limiter: exponentialBackoff() });
  * ```

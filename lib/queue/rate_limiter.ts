@@ -21,7 +21,7 @@
  *
  * @example
  * ```ts
- * import type { RateLimiter } from "./rate_limiter.ts";
+ * import type { RateLimiter } from "../../mod.ts";
  * // A limiter that always waits one second and keeps no state.
  * const oneSecond: RateLimiter<null> = { initial: null, step: (s) => [1000, s] };
  * oneSecond.step(oneSecond.initial, 3, 0); // [1000, null]

@@ -53,7 +53,7 @@ const oneSlot: QueueSignal = { type: "slots", count: 1 };
  * @returns an operator over queue signals.
  * @example
  * ```ts
- * import { runConcurrently } from "./mod.ts";
+ * import { runConcurrently } from "../../mod.ts";
  * import { asyncScheduler } from "../deps.ts";
  * const run = runConcurrently(async (_key) => {}, { scheduler: asyncScheduler, concurrency: 4 });
  * ```

@@ -18,7 +18,7 @@ export type Priority = "live" | "initial";
  *
  * @example
  * ```ts
- * import type { QueueInput } from "./run_outcome.ts";
+ * import type { QueueInput } from "../../mod.ts";
  * const inputs: QueueInput[] = ["default/web", { key: "default/db", priority: "initial" }];
  * ```
  */
@@ -30,7 +30,7 @@ export type QueueInput = ObjectKey | { readonly key: ObjectKey; readonly priorit
  *
  * @example
  * ```ts
- * import type { ProcessResult } from "./run_outcome.ts";
+ * import type { ProcessResult } from "../../mod.ts";
  * const later: ProcessResult = { requeueAfterMs: 30_000 };
  * ```
  */
@@ -49,7 +49,7 @@ export type ProcessResult = void | undefined | { readonly requeueAfterMs: number
  *
  * @example
  * ```ts
- * import type { RunOutcome } from "./run_outcome.ts";
+ * import type { RunOutcome } from "../../mod.ts";
  * function describe(o: RunOutcome): string {
  *   switch (o.type) {
  *     case "done": return `${o.key} done in ${o.durationMs} ms`;

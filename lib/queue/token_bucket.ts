@@ -33,7 +33,7 @@ export interface TokenBucketState {
  * @returns a limiter whose state is a {@link TokenBucketState}.
  * @example
  * ```ts
- * import { tokenBucket } from "./token_bucket.ts";
+ * import { tokenBucket } from "../../mod.ts";
  * const bucket = tokenBucket({ ratePerSecond: 10, burst: 1 });
  * const [first, s1] = bucket.step(bucket.initial, 0, 0); // 0: the bucket starts full
  * const [second] = bucket.step(s1, 0, 0); // 100: the next token comes in 1/10 s

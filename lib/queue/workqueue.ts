@@ -73,7 +73,7 @@ export interface WorkqueueOptions {
  * @example
  * ```ts
  * import { from, rx } from "../deps.ts";
- * import { workqueue } from "./mod.ts";
+ * import { workqueue } from "../../mod.ts";
  * const seen: string[] = [];
  * const outcomes = from(["a", "b", "a"]).pipe(
  *   workqueue(async (key) => void seen.push(key), { concurrency: 2 }),

@@ -21,7 +21,7 @@ import type { ReconcileError } from "./reconcile_error.ts";
  *
  * @example
  * ```ts
- * import { MAX_NAME_BASE_LENGTH } from "./child_names.ts";
+ * import { MAX_NAME_BASE_LENGTH } from "../../mod.ts";
  * MAX_NAME_BASE_LENGTH + "-xxxxx".length; // 63
  * ```
  */
@@ -36,7 +36,7 @@ const ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
  *
  * @example
  * ```ts
- * import { hashSuffix } from "./child_names.ts";
+ * import { hashSuffix } from "../../mod.ts";
  * hashSuffix("uid-1", 0) === hashSuffix("uid-1", 0); // true
  * hashSuffix("uid-1", 0).length; // 5
  * ```
@@ -73,7 +73,7 @@ export interface ChildNamesOptions {
  *
  * @example
  * ```ts
- * import { childNames } from "./child_names.ts";
+ * import { childNames } from "../../mod.ts";
  * childNames("web", 2, { suffix: (i) => `n${i}`, taken: (n) => n === "web-n0" });
  * // right(["web-n1", "web-n2"])
  * ```

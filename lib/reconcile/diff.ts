@@ -27,7 +27,7 @@ import { isPlainObject } from "../core/object.ts";
  *
  * @example
  * ```ts
- * import { SERVER_OWNED_PATHS } from "./diff.ts";
+ * import { SERVER_OWNED_PATHS } from "../../mod.ts";
  * SERVER_OWNED_PATHS.includes("status"); // true
  * ```
  */
@@ -58,7 +58,7 @@ export interface DiffOptions {
  *
  * @example
  * ```ts
- * import { diff } from "./diff.ts";
+ * import { diff } from "../../mod.ts";
  * const observed = {
  *   metadata: { name: "p", uid: "u1", labels: { app: "web" } },
  *   spec: { containers: [{ name: "c", image: "nginx", terminationMessagePath: "/dev/termination-log" }] },

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { isPodReady } from "./is_pod_ready.ts";
+ * import { isPodReady } from "../../mod.ts";
  * isPodReady({ status: { conditions: [{ type: "Ready", status: "True" }] } }); // true
  * ```
  */

@@ -13,7 +13,8 @@
  * @module
  */
 import type { Json, JsonObject, KubeObject } from "../core/object.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 
 /** Which object an op addresses (namespace absent for cluster-scoped objects). */
 export interface ObjectRef {
@@ -21,11 +22,6 @@ export interface ObjectRef {
   readonly kind: string;
   readonly namespace?: string;
   readonly name: string;
-}
-
-/** An {@link ObjectRef} pinned to one incarnation of the object by its uid. */
-export interface UidRef extends ObjectRef {
-  readonly uid: string;
 }
 
 /** The patch formats a `patch` op can carry (`Content-Type` chosen by the applier). */
@@ -41,7 +37,7 @@ export type PatchType = "merge" | "json" | "strategic";
  *
  * @example
  * ```ts
- * import type { Op } from "./op.ts";
+ * import type { Op } from "../../mod.ts";
  * const op: Op = {
  *   type: "delete",
  *   ref: { apiVersion: "v1", kind: "Pod", namespace: "default", name: "web-x", uid: "u1" },
@@ -57,31 +53,20 @@ export type Op =
     readonly patchType: PatchType;
     readonly patch: DeepReadonly<Json>;
   }
-  | { readonly type: "delete"; readonly ref: UidRef }
+  | { readonly type: "delete"; readonly ref: ObjectRef & { readonly uid: string } }
   | { readonly type: "status"; readonly ref: ObjectRef; readonly status: DeepReadonly<JsonObject> };
-
-/** Anything with TypeMeta and ObjectMeta, mutable or read-only. */
-export interface RefSource {
-  readonly apiVersion?: string;
-  readonly kind?: string;
-  readonly metadata?: {
-    readonly name?: string;
-    readonly namespace?: string;
-    readonly uid?: string;
-  };
-}
 
 /**
  * The {@link ObjectRef} of an object (empty strings for missing TypeMeta or name).
  *
  * @example
  * ```ts
- * import { refOf } from "./op.ts";
+ * import { refOf } from "../../mod.ts";
  * refOf({ apiVersion: "v1", kind: "Pod", metadata: { namespace: "d", name: "p" } });
  * // { apiVersion: "v1", kind: "Pod", namespace: "d", name: "p" }
  * ```
  */
-export function refOf(obj: RefSource): ObjectRef {
+export function refOf(obj: HasMetadata): ObjectRef {
   const ns = obj.metadata?.namespace;
   return {
     apiVersion: obj.apiVersion ?? "",
@@ -96,10 +81,10 @@ export function refOf(obj: RefSource): ObjectRef {
  *
  * @example
  * ```ts
- * import { deleteOp } from "./op.ts";
+ * import { deleteOp } from "../../mod.ts";
  * deleteOp({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", uid: "u1" } }).ref.uid; // "u1"
  * ```
  */
-export function deleteOp(obj: RefSource): Extract<Op, { type: "delete" }> {
+export function deleteOp(obj: HasMetadata): Extract<Op, { type: "delete" }> {
   return { type: "delete", ref: { ...refOf(obj), uid: obj.metadata?.uid ?? "" } };
 }

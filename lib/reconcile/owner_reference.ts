@@ -4,17 +4,14 @@
  * @module
  */
 import type { OwnerReference } from "../core/object.ts";
-import type { RefSource } from "./op.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 
-/** Anything whose metadata may hold owner references, mutable or read-only. */
-export interface HasOwnerReferences {
+/** What owner checks read: an object's owner references (any object with metadata fits). */
+type Owned = {
   readonly metadata?: {
-    readonly ownerReferences?: readonly {
-      readonly uid?: string;
-      readonly controller?: boolean;
-    }[];
+    readonly ownerReferences?: readonly { readonly uid?: string; readonly controller?: boolean }[];
   };
-}
+};
 
 /**
  * The controller owner reference a child should carry: `controller: true`,
@@ -25,13 +22,13 @@ export interface HasOwnerReferences {
  *
  * @example
  * ```ts
- * import { ownerReference } from "./owner_reference.ts";
+ * import { ownerReference } from "../../mod.ts";
  * ownerReference({ apiVersion: "app.example.com/v1alpha1", kind: "PodSet", metadata: { name: "web", uid: "u1" } });
  * // { apiVersion: "app.example.com/v1alpha1", kind: "PodSet", name: "web", uid: "u1",
  * //   controller: true, blockOwnerDeletion: true }
  * ```
  */
-export function ownerReference(owner: RefSource): OwnerReference {
+export function ownerReference(owner: HasMetadata): OwnerReference {
   return {
     apiVersion: owner.apiVersion ?? "",
     kind: owner.kind ?? "",
@@ -47,12 +44,12 @@ export function ownerReference(owner: RefSource): OwnerReference {
  *
  * @example
  * ```ts
- * import { controllerUid } from "./owner_reference.ts";
+ * import { controllerUid } from "../../mod.ts";
  * controllerUid({ metadata: { ownerReferences: [{ uid: "u1", controller: true }] } }); // "u1"
  * controllerUid({ metadata: { ownerReferences: [{ uid: "u2" }] } }); // undefined
  * ```
  */
-export function controllerUid(obj: HasOwnerReferences): string | undefined {
+export function controllerUid(obj: Owned): string | undefined {
   for (const ref of obj.metadata?.ownerReferences ?? []) {
     if (ref.controller === true && ref.uid) return ref.uid;
   }
@@ -64,10 +61,10 @@ export function controllerUid(obj: HasOwnerReferences): string | undefined {
  *
  * @example
  * ```ts
- * import { isControlledBy } from "./owner_reference.ts";
+ * import { isControlledBy } from "../../mod.ts";
  * isControlledBy({ metadata: { ownerReferences: [{ uid: "u1", controller: true }] } }, "u1"); // true
  * ```
  */
-export function isControlledBy(obj: HasOwnerReferences, ownerUid: string): boolean {
+export function isControlledBy(obj: Owned, ownerUid: string): boolean {
   return ownerUid !== "" && controllerUid(obj) === ownerUid;
 }

@@ -13,7 +13,7 @@ import type { Op } from "./op.ts";
  *
  * @example
  * ```ts
- * import type { Plan } from "./plan.ts";
+ * import type { Plan } from "../../mod.ts";
  * const plan: Plan = { ops: [], requeueAfterMs: 60_000 };
  * ```
  */
@@ -28,7 +28,7 @@ export interface Plan {
  *
  * @example
  * ```ts
- * import { isEmptyPlan } from "./plan.ts";
+ * import { isEmptyPlan } from "../../mod.ts";
  * isEmptyPlan({ ops: [] }); // true
  * isEmptyPlan({ ops: [], requeueAfterMs: 5 }); // false
  * ```

@@ -5,7 +5,7 @@
  */
 import type { ObjectKey } from "../core/key.ts";
 import type { KubeObject } from "../core/object.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { Op } from "./op.ts";
 import { deleteOp } from "./op.ts";
 import { diff, type DiffOptions } from "./diff.ts";
@@ -48,7 +48,7 @@ function identity(o: DeepReadonly<KubeObject>): string {
  *
  * @example
  * ```ts
- * import { planChildren } from "./plan_children.ts";
+ * import { planChildren } from "../../mod.ts";
  * const own = [{ apiVersion: "v1", kind: "X", name: "o", uid: "u1", controller: true }];
  * const { ops } = planChildren(
  *   [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", ownerReferences: own }, data: { k: "v" } }],

@@ -3,11 +3,20 @@
  *
  * @module
  */
-import { type HasOwnerReferences, isControlledBy } from "./owner_reference.ts";
+import { isControlledBy } from "./owner_reference.ts";
 
-/** What {@link planReplicas} reads off a child: owner references and `deletionTimestamp`. */
-export interface ReplicaCandidate extends HasOwnerReferences {
-  readonly metadata?: HasOwnerReferences["metadata"] & { readonly deletionTimestamp?: string };
+/**
+ * What {@link planReplicas} reads off a child: owner references and `deletionTimestamp` (any
+ * object with metadata fits).
+ */
+export interface ReplicaCandidate {
+  /** The child's metadata. */
+  readonly metadata?: {
+    /** Its owner references: only children whose controller is the owner count. */
+    readonly ownerReferences?: readonly { readonly uid?: string; readonly controller?: boolean }[];
+    /** Set once the child is terminating: it no longer counts. */
+    readonly deletionTimestamp?: string;
+  };
 }
 
 /** Options of {@link planReplicas}. */
@@ -49,7 +58,7 @@ export interface ReplicaPlan<T> {
  *
  * @example
  * ```ts
- * import { planReplicas } from "./plan_replicas.ts";
+ * import { planReplicas } from "../../mod.ts";
  * const own = (name: string) => ({ metadata: { name, ownerReferences: [{ uid: "u1", controller: true }] } });
  * const r = planReplicas([own("a"), own("b"), own("c")], {
  *   replicas: 1,

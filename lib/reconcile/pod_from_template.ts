@@ -5,8 +5,8 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import type { RefSource } from "./op.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 import { ownerReference } from "./owner_reference.ts";
 
 /**
@@ -14,7 +14,7 @@ import { ownerReference } from "./owner_reference.ts";
  *
  * @example
  * ```ts
- * import type { PodTemplate } from "./pod_from_template.ts";
+ * import type { PodTemplate } from "../../mod.ts";
  * const t: PodTemplate = { metadata: { labels: { app: "web" } }, spec: { containers: [] } };
  * ```
  */
@@ -32,7 +32,7 @@ export interface PodTemplate {
  *
  * @example
  * ```ts
- * import { podFromTemplate } from "./pod_from_template.ts";
+ * import { podFromTemplate } from "../../mod.ts";
  * const owner = { apiVersion: "apps/v1", kind: "ReplicaSet", metadata: { name: "rs", uid: "u1" } };
  * const pod = podFromTemplate(owner, { metadata: { labels: { app: "web" } }, spec: { containers: [] } },
  *   { name: "rs-abcde", namespace: "default" });
@@ -40,7 +40,7 @@ export interface PodTemplate {
  * ```
  */
 export function podFromTemplate(
-  owner: RefSource,
+  owner: HasMetadata,
   template: DeepReadonly<PodTemplate> | undefined,
   at: { readonly name: string; readonly namespace?: string },
 ): DeepReadonly<KubeObject> {

@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * import type { ReconcileError } from "./reconcile_error.ts";
+ * import type { ReconcileError } from "../../mod.ts";
  * const e: ReconcileError = { type: "terminal", message: 'PodSet "d/web" has no metadata.uid' };
  * ```
  */
@@ -33,7 +33,7 @@ export type ReconcileError =
  *
  * @example
  * ```ts
- * import { terminal } from "./reconcile_error.ts";
+ * import { terminal } from "../../mod.ts";
  * terminal("Cannot name pods: too many collisions").type; // "terminal"
  * ```
  */
@@ -46,7 +46,7 @@ export function terminal(message: string, cause?: unknown): ReconcileError {
  *
  * @example
  * ```ts
- * import { transient } from "./reconcile_error.ts";
+ * import { transient } from "../../mod.ts";
  * transient("Cannot read secret d/s: not in cache yet", { requeueAfterMs: 1000 }).type; // "transient"
  * ```
  */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Either } from "../deps.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { Plan } from "./plan.ts";
 import type { ReconcileError } from "./reconcile_error.ts";
 
@@ -28,8 +28,7 @@ export interface ReconcileContext {
  *
  * @example
  * ```ts
- * import type { Reconciler } from "./reconciler.ts";
- * import { E } from "../deps.ts";
+ * import { E, type Reconciler } from "../../mod.ts";
  * const noop: Reconciler<{ metadata?: { name?: string } }, unknown> = () => E.right({ ops: [] });
  * ```
  */

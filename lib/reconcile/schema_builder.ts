@@ -51,7 +51,7 @@ export interface OptionalSchema<T> extends Schema<T> {
  *
  * @example
  * ```ts
- * import { type Infer, t } from "./schema_builder.ts";
+ * import { type Infer, t } from "../../mod.ts";
  * const spec = t.object({ replicas: t.integer({ minimum: 0 }), note: t.optional(t.string()) });
  * type Spec = Infer<typeof spec>; // { replicas: number; note?: string }
  * const ok: Spec = { replicas: 1 };
@@ -125,7 +125,7 @@ export interface ArrayOptions extends CommonOptions {
  *
  * @example
  * ```ts
- * import { type Infer, t } from "./schema_builder.ts";
+ * import { type Infer, t } from "../../mod.ts";
  * const spec = t.object({
  *   replicas: t.optional(t.integer({ minimum: 0, default: 1 })),
  *   mode: t.enumOf(["Fast", "Safe"] as const),

@@ -32,7 +32,7 @@ export type ConditionInput = Omit<Condition, "lastTransitionTime">;
  *
  * @example
  * ```ts
- * import { setCondition } from "./set_condition.ts";
+ * import { setCondition } from "../../mod.ts";
  * const a = setCondition([], { type: "Ready", status: "True", reason: "Ok", message: "" }, 0);
  * const b = setCondition(a, { type: "Ready", status: "True", reason: "Ok", message: "" }, 5000);
  * b[0].lastTransitionTime; // "1970-01-01T00:00:00Z"
@@ -60,7 +60,7 @@ export function setCondition(
  *
  * @example
  * ```ts
- * import { findCondition } from "./set_condition.ts";
+ * import { findCondition } from "../../mod.ts";
  * findCondition([{ type: "Ready", status: "True", reason: "Ok", message: "", lastTransitionTime: "" }], "Ready")?.status; // "True"
  * ```
  */

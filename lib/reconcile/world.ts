@@ -6,8 +6,8 @@
 import type { ObjectKey } from "../core/key.ts";
 import { objectKey } from "../core/key.ts";
 import type { KubeObject } from "../core/object.ts";
-import type { DeepReadonly } from "../store/deep_readonly.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { Indexer } from "../store/indexer.ts";
 import type { StoreReader } from "../store/create_store.ts";
 import { byControllerOwnerUid } from "../store/by_controller_owner_uid.ts";
@@ -40,9 +40,7 @@ export interface WorldFromStoreOptions {
  *
  * @example
  * ```ts
- * import { worldFromStore } from "./world.ts";
- * import { byControllerOwnerUid, createStore } from "../store/mod.ts";
- * import type { KubeObject } from "../core/object.ts";
+ * import { byControllerOwnerUid, createStore, type KubeObject, worldFromStore } from "../../mod.ts";
  * const { reader } = createStore<KubeObject>({ indexers: { controller: byControllerOwnerUid } });
  * worldFromStore(reader).ownedBy("u1"); // []
  * ```
@@ -71,7 +69,7 @@ export interface WorldFromObjectsOptions<T> {
  *
  * @example
  * ```ts
- * import { worldFromObjects } from "./world.ts";
+ * import { worldFromObjects } from "../../mod.ts";
  * const w = worldFromObjects([
  *   { metadata: { namespace: "d", name: "p", ownerReferences: [{ apiVersion: "v1", kind: "X", name: "x", uid: "u1", controller: true }] } },
  * ]);

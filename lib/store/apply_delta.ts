@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ObjectKey } from "../core/key.ts";
 import { keyOfObject as objectKey } from "./_key.ts";
 import type { Delta } from "./delta.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -15,7 +15,7 @@ const NONE: readonly string[] = Object.freeze([]);
  *
  * @example
  * ```ts
- * import { byControllerOwnerUid } from "./by_controller_owner_uid.ts";
+ * import { byControllerOwnerUid } from "../../mod.ts";
  * byControllerOwnerUid({
  *   metadata: {
  *     name: "web-1",

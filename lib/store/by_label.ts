@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { Indexer } from "./indexer.ts";
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -18,7 +18,7 @@ const NONE: readonly string[] = Object.freeze([]);
  *
  * @example
  * ```ts
- * import { byLabel } from "./by_label.ts";
+ * import { byLabel } from "../../mod.ts";
  * const byApp = byLabel("app");
  * byApp({ metadata: { name: "web-1", labels: { app: "web" } } }); // ["web"]
  * byApp({ metadata: { name: "db-1" } }); // []

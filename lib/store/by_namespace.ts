@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -15,7 +15,7 @@ const NONE: readonly string[] = Object.freeze([]);
  *
  * @example
  * ```ts
- * import { byNamespace } from "./by_namespace.ts";
+ * import { byNamespace } from "../../mod.ts";
  * byNamespace({ metadata: { namespace: "default", name: "web" } }); // ["default"]
  * byNamespace({ metadata: { name: "node-1" } }); // []
  * ```

@@ -24,12 +24,12 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ObjectKey } from "../core/key.ts";
 import type { WatchEvent } from "../watch/watch_event.ts";
 import { type Observable, ReplaySubject } from "../deps.ts";
 import type { Delta } from "./delta.ts";
-import type { DeepReadonly } from "./deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { Indexer } from "./indexer.ts";
 import { IndexedMap } from "./_indexed_map.ts";
 import { type FoldState, foldWatchEvent } from "./fold_watch_event.ts";
@@ -93,10 +93,7 @@ export interface StoreOptions<K, T> {
  *
  * @example
  * ```ts
- * import { createStore } from "./create_store.ts";
- * import { byNamespace } from "./by_namespace.ts";
- * import { stripManagedFields } from "./strip_managed_fields.ts";
- * import type { KubeObject } from "../core/object.ts";
+ * import { byNamespace, createStore, type KubeObject, stripManagedFields } from "../../mod.ts";
  * const { reader, writer } = createStore<KubeObject>({
  *   indexers: { namespace: byNamespace },
  *   transform: stripManagedFields,

@@ -19,7 +19,7 @@
  *
  * @example
  * ```ts
- * import type { Delta } from "./delta.ts";
+ * import type { Delta } from "../../mod.ts";
  * function describe(d: Delta<{ metadata?: { name?: string } }>): string {
  *   switch (d.type) {
  *     case "Added":

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ObjectKey } from "../core/key.ts";
 import { keyOfObject as objectKey } from "./_key.ts";
 import type { WatchEvent } from "../watch/watch_event.ts";
@@ -63,7 +63,7 @@ export interface FoldOptions<K, T> {
  * @example
  * ```ts
  * import { foldWatchEvent, type FoldState } from "./fold_watch_event.ts";
- * import type { Delta } from "./delta.ts";
+ * import type { Delta } from "../../mod.ts";
  * type Obj = { metadata: { name: string; resourceVersion?: string } };
  * const map = new Map<string, Obj>();
  * const state: FoldState<Obj> = {

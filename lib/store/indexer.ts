@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import type { Indexer } from "./indexer.ts";
+ * import type { Indexer } from "../../mod.ts";
  * const byNodeName: Indexer<{ spec?: { nodeName?: string } }> = (pod) =>
  *   pod.spec?.nodeName ? [pod.spec.nodeName] : [];
  * byNodeName({ spec: { nodeName: "n1" } }); // ["n1"]

@@ -6,7 +6,7 @@
 import type { WatchEvent } from "../watch/watch_event.ts";
 import { Observable, type OperatorFunction } from "../deps.ts";
 import type { Delta } from "./delta.ts";
-import type { DeepReadonly } from "./deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { StoreWriter } from "./create_store.ts";
 
 /**
@@ -25,10 +25,7 @@ import type { StoreWriter } from "./create_store.ts";
  * @example
  * ```ts
  * import { from } from "../deps.ts";
- * import { createStore } from "./create_store.ts";
- * import { reflect } from "./reflect.ts";
- * import type { KubeObject } from "../core/object.ts";
- * import type { WatchEvent } from "../watch/watch_event.ts";
+ * import { createStore, type KubeObject, reflect, type WatchEvent } from "../../mod.ts";
  * const { reader, writer } = createStore<KubeObject>();
  * const events: WatchEvent<KubeObject>[] = [
  *   { type: "Init" },

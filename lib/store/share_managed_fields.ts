@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 
 /** Options of {@link shareManagedFields}. */
 export interface ShareManagedFieldsOptions {
@@ -24,7 +24,7 @@ export interface ShareManagedFieldsOptions {
  *
  * @example
  * ```ts
- * import { shareManagedFields } from "./share_managed_fields.ts";
+ * import { shareManagedFields } from "../../mod.ts";
  * const share = shareManagedFields();
  * const pod = (name: string) => ({
  *   metadata: { name, managedFields: [{ manager: "m", fieldsV1: { "f:spec": {} } }] },

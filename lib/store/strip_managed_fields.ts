@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { HasMetadata } from "./has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 
 /**
  * Returns the object without `metadata.managedFields` (often a third of an object's size).
@@ -15,7 +15,7 @@ import type { HasMetadata } from "./has_metadata.ts";
  *
  * @example
  * ```ts
- * import { stripManagedFields } from "./strip_managed_fields.ts";
+ * import { stripManagedFields } from "../../mod.ts";
  * const slim = stripManagedFields({
  *   metadata: { name: "a", managedFields: [{ manager: "kubectl" }] },
  * });

@@ -130,9 +130,9 @@ const address = "test-api.invalid";
  * Code on the same clock, e.g. an informer, is advanced until what the test waits for holds:
  * ```ts
  * import { createTestApi } from "./mod.ts";
- * import { informers } from "../informer/mod.ts";
+ * import { createInformers } from "../../mod.ts";
  * using api = createTestApi();
- * const pods = informers(api.client(), { scheduler: api.clock.scheduler })
+ * const pods = createInformers(api.client(), { scheduler: api.clock.scheduler })
  *   .informer({ apiVersion: "v1", kind: "Pod" });
  * const sub = pods.deltas$.subscribe();
  * await api.clock.advanceUntil(() => pods.hasSynced()); // virtual ms it took: no sleeps

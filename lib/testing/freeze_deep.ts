@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DeepReadonly } from "../store/deep_readonly.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 
 /**
  * Freezes `value` and everything reachable from it, and returns it typed read-only.
@@ -14,7 +14,7 @@ import type { DeepReadonly } from "../store/deep_readonly.ts";
  *
  * @example
  * ```ts
- * import { freezeDeep } from "./freeze_deep.ts";
+ * import { freezeDeep } from "./mod.ts";
  * const pod = freezeDeep({ metadata: { labels: { app: "web" } } });
  * Object.isFrozen(pod.metadata.labels); // true
  * ```

@@ -5,8 +5,7 @@
  * @example
  * ```ts
  * import { script, virtualTime } from "./mod.ts";
- * import { createStore, reflect } from "../store/mod.ts";
- * import type { KubeObject } from "../core/object.ts";
+ * import { createStore, type KubeObject, reflect } from "../../mod.ts";
  * const clock = virtualTime();
  * const { reader, writer } = createStore<KubeObject>();
  * script<KubeObject>({ frameMs: 10 })

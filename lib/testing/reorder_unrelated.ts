@@ -4,8 +4,8 @@
  * @module
  */
 import type { WatchEvent } from "../watch/watch_event.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
-import { keyOf, type ObjectKey } from "../core/key.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
+import { type ObjectKey, objectKey } from "../core/key.ts";
 
 /**
  * Reorders each run of consecutive live events (`Apply`/`Delete`) across keys, keeping the
@@ -18,7 +18,7 @@ import { keyOf, type ObjectKey } from "../core/key.ts";
  *
  * @example
  * ```ts
- * import { reorderUnrelated } from "./reorder_unrelated.ts";
+ * import { reorderUnrelated } from "./mod.ts";
  * const apply = (name: string, v: string) =>
  *   ({ type: "Apply", object: { metadata: { name, resourceVersion: v } } }) as const;
  * const out = reorderUnrelated([apply("a", "1"), apply("b", "2"), apply("a", "3")], [1]);
@@ -63,5 +63,5 @@ export function reorderUnrelated<T extends HasMetadata>(
 
 function eventKey<T extends HasMetadata>(e: WatchEvent<T>): ObjectKey {
   const meta = "object" in e ? e.object.metadata : undefined;
-  return keyOf(meta?.namespace, meta?.name ?? "");
+  return objectKey(meta?.namespace, meta?.name ?? "");
 }

@@ -4,9 +4,9 @@
  * @module
  */
 import type { ObjectKey } from "../core/key.ts";
-import { keyOf } from "../core/key.ts";
+import { objectKey } from "../core/key.ts";
 import type { WatchEvent } from "../watch/watch_event.ts";
-import type { HasMetadata } from "../store/has_metadata.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import { Observable, type SchedulerLike } from "../deps.ts";
 import { freezeDeep } from "./freeze_deep.ts";
 
@@ -79,7 +79,7 @@ export interface WatchScript<T extends HasMetadata> {
  *
  * @example
  * ```ts
- * import { script } from "./script.ts";
+ * import { script } from "./mod.ts";
  * const cm = (name: string, v: string) => ({ metadata: { namespace: "d", name }, data: { v } });
  * const s = script()
  *   .list([cm("a", "1"), cm("b", "1")])
@@ -180,7 +180,7 @@ export function script<T extends HasMetadata>(options: ScriptOptions = {}): Watc
 }
 
 function keyOfMeta(obj: HasMetadata): ObjectKey {
-  return keyOf(obj.metadata?.namespace, obj.metadata?.name ?? "");
+  return objectKey(obj.metadata?.namespace, obj.metadata?.name ?? "");
 }
 
 /** Same content apart from the resourceVersion (test-kit only: a JSON comparison). */

@@ -27,7 +27,7 @@ export interface ScriptFromChoicesOptions extends ScriptOptions {
  *
  * @example
  * ```ts
- * import { scriptFromChoices } from "./script_from_choices.ts";
+ * import { scriptFromChoices } from "./mod.ts";
  * const s = scriptFromChoices([3, 14, 15, 92, 65, 35]);
  * s.events()[0].type; // "Init"
  * ```

@@ -9,7 +9,7 @@ import type { ApiError } from "../client/api_error.ts";
 import { backoffDelay, type BackoffOptions } from "../client/backoff_delay.ts";
 import type { Client, ResourceSpec, ScopeOptions } from "../client/client_types.ts";
 import { type Logger, silentLogger } from "../client/logger.ts";
-import type { ResourceRef } from "../client/resource_ref.ts";
+import type { ApiResource } from "../client/api_resource.ts";
 import type { WatchEvent } from "./watch_event.ts";
 import { createLineDecoder } from "./create_line_decoder.ts";
 import { parseWireEvent } from "./parse_wire_event.ts";
@@ -57,9 +57,8 @@ export interface ListWatchOptions extends ScopeOptions {
  *
  * @example
  * ```ts
- * import { listWatch } from "./list_watch.ts";
- * import { createClient } from "../client/create_client.ts";
- * import { startApiServer } from "../apiserver/server.ts";
+ * import { createClient, listWatch } from "../../mod.ts";
+ * import { startApiServer } from "../apiserver/mod.ts";
  * import { rx } from "../deps.ts";
  * const server = await startApiServer();
  * const client = createClient({
@@ -123,7 +122,7 @@ export function listWatch<T = KubeObject>(
       );
     };
 
-    const watch = async (ref: ResourceRef, resourceVersion: string | undefined): Promise<void> => {
+    const watch = async (ref: ApiResource, resourceVersion: string | undefined): Promise<void> => {
       const started = scheduler.now();
       const res = await client.watch(ref, {
         ...scope,
@@ -166,7 +165,7 @@ export function listWatch<T = KubeObject>(
     };
 
     // A function of its own, so the page is not kept alive by the suspended run loop.
-    const list = async (ref: ResourceRef, token: string | undefined): Promise<void> => {
+    const list = async (ref: ApiResource, token: string | undefined): Promise<void> => {
       const page = await client.listPage(ref, {
         ...scope,
         limit: options.pageSize ?? 500,
@@ -187,7 +186,7 @@ export function listWatch<T = KubeObject>(
     };
 
     const run = async (): Promise<void> => {
-      let ref: ResourceRef | undefined;
+      let ref: ApiResource | undefined;
       for (let attempt = 0; ref === undefined; attempt++) {
         const r = await client.resolve(resource, signal);
         if (signal.aborted) return;

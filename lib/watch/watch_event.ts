@@ -10,7 +10,7 @@ import type { Status } from "../core/status.ts";
  *
  * @example
  * ```ts
- * import type { WireEvent } from "./watch_event.ts";
+ * import type { WireEvent } from "../../mod.ts";
  * const e: WireEvent = { type: "ADDED", object: { kind: "Pod", apiVersion: "v1", metadata: { name: "p" } } };
  * ```
  */
@@ -30,7 +30,7 @@ export type WireEvent<T = unknown> =
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "./watch_event.ts";
+ * import type { WatchEvent } from "../../mod.ts";
  * const events: WatchEvent<{ metadata: { name: string } }>[] = [
  *   { type: "Init" },
  *   { type: "InitApply", object: { metadata: { name: "a" } } },

@@ -1,6 +1,5 @@
 /** Test helpers: a started server and a tiny JSON client for it. */
-import { type ApiServer, startApiServer } from "../../lib/apiserver/server.ts";
-import type { ApiServerOptions } from "../../lib/apiserver/server.ts";
+import { type ApiServer, type ApiServerOptions, startApiServer } from "../../lib/apiserver/mod.ts";
 
 export interface Reply {
   status: number;

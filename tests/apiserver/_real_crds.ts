@@ -1,14 +1,14 @@
 /**
- * Test helper: loads the seven real-world CRDs of `shared/fixtures/real-crds/` with their
+ * Test helper: loads the seven real-world CRDs of `tests/fixtures/real-crds/` with their
  * valid and invalid examples and the expectations of `expectations.yaml`.
  *
  * @module
  */
 import { YAML } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../mod.ts";
 
-/** The fixture folder (beside the repository checkout). */
-export const realCrdsDir = new URL("../../../shared/fixtures/real-crds/", import.meta.url);
+/** The fixture folder (in the repository, with its licence and provenance: README.md). */
+export const realCrdsDir = new URL("../fixtures/real-crds/", import.meta.url);
 
 /** One cause the server must report for an invalid example. */
 export interface ExpectedCause {

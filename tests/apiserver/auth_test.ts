@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { authorizeRequest } from "../../lib/apiserver/auth.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { parseKubeconfig } from "../../lib/client/config/parse_kubeconfig.ts";
 import { kubectlAvailable } from "./_kubectl.ts";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 // Test-only dependency, pinned exactly (lib/ must not depend on the client it serves).
 // deno-lint-ignore no-import-prefix
 import * as k8s from "npm:@kubernetes/client-node@2.0.1";
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 
 type Event = { type: "add" | "update" | "delete"; name: string; data?: Record<string, string> };
 

@@ -1,16 +1,14 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { E, filter, firstValueFrom, rx } from "../../lib/deps.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { filter, firstValueFrom, rx } from "../../lib/deps.ts";
+import { connect, E, listWatch } from "../../mod.ts";
+import { parseFaults, startApiServer } from "../../lib/apiserver/mod.ts";
 import {
   createFaultInjector,
-  parseFaults,
   seededRandom,
   validateFaults,
 } from "../../lib/apiserver/faults/mod.ts";
 import { parseCliArgs } from "../../lib/apiserver/cli.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { listWatch } from "../../lib/watch/list_watch.ts";
 
 const cmKind = { apiVersion: "v1", kind: "ConfigMap" };
 const cm = (name: string) => ({ ...cmKind, metadata: { name, namespace: "default" } });
@@ -167,7 +165,8 @@ Deno.test("errorRate, throttleRate and latency fault real requests until cleared
 
 Deno.test("the client rides out throttling and lost responses of writes surface as errors", async () => {
   const server = await startApiServer({ faults: { seed: 11 } });
-  const c = await clientFromKubeconfig(server.kubeconfig, {
+  const c = await connect({
+    kubeconfigYaml: server.kubeconfig,
     rateLimit: { qps: 10_000, burst: 10_000 },
     maxRetries: 50,
     retryBackoff: { initialMs: 1, maxMs: 5, jitter: 0 },
@@ -196,7 +195,7 @@ Deno.test("the client rides out throttling and lost responses of writes surface 
 
 Deno.test("dropped watches and forced compaction make listWatch re-watch and relist, missing nothing", async () => {
   const server = await startApiServer({ faults: { seed: 21 } });
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
   const names = new Set<string>();
@@ -248,7 +247,7 @@ Deno.test("a watch from before a forced compaction gets 410 Gone", async () => {
 
 Deno.test("watchDropPerSecond drops idle watches and the client keeps watching", async () => {
   const server = await startApiServer({ faults: { seed: 2, watchDropPerSecond: 1 } });
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const applied: string[] = [];
   const sub = listWatch(c.right, cmKind, { backoff: { initialMs: 1, maxMs: 5, jitter: 0 } })
@@ -277,7 +276,8 @@ Deno.test("a server restarted on the same port and data dir while a client runs 
   const dataDir = await Deno.makeTempDir();
   let server = await startApiServer({ dataDir });
   const port = Number(new URL(server.url).port);
-  const c = await clientFromKubeconfig(server.kubeconfig, {
+  const c = await connect({
+    kubeconfigYaml: server.kubeconfig,
     maxRetries: 30,
     retryBackoff: { initialMs: 10, maxMs: 50, jitter: 0 },
   });

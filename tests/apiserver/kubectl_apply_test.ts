@@ -4,7 +4,7 @@
  * pod's containers, and `kubectl scale` of a custom resource with the scale subresource.
  */
 import assert from "node:assert/strict";
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { createKubectl, kubectlAvailable } from "./_kubectl.ts";
 
 const configMap = (data: Record<string, string>) =>

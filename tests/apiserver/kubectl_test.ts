@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { YAML } from "../../lib/deps.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import type { KubeObject } from "../../mod.ts";
 import { createKubectl, type Kubectl, kubectlAvailable, type KubectlResult } from "./_kubectl.ts";
 import { loadRealCrdFixtures, namespaceOf, realCrdsDir } from "./_real_crds.ts";
 

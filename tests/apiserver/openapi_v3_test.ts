@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { builtinResources } from "../../lib/apiserver/builtin_resources.ts";
 import { crdResourceInfos } from "../../lib/apiserver/crd_resources.ts";
 import {

@@ -4,9 +4,8 @@
  * defaults, invalid examples rejected with the expected causes.
  */
 import assert from "node:assert/strict";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { Status } from "../../lib/core/status.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import type { KubeObject, Status } from "../../mod.ts";
 import { loadRealCrdFixtures, namespaceOf, type RealCrdFixture, valueAt } from "./_real_crds.ts";
 
 const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";

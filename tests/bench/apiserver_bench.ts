@@ -7,9 +7,9 @@
  *
  * Target: start-up under 50 ms median on a 2-core machine.
  */
-import { startApiServer } from "../../lib/apiserver/server.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import type { KubeObject } from "../../mod.ts";
 import { createObject } from "../../lib/apiserver/object_write.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
 
 const PODS = 10_000;
 const WATCHERS = 100;

@@ -8,15 +8,17 @@
  * Under `deno bench` it registers a small-size variant instead.
  */
 import { rx } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { createClient } from "../../lib/client/create_client.ts";
-import { listWatch } from "../../lib/watch/list_watch.ts";
-import { createStore } from "../../lib/store/create_store.ts";
-import { reflect } from "../../lib/store/reflect.ts";
-import { byNamespace } from "../../lib/store/by_namespace.ts";
-import { byLabel } from "../../lib/store/by_label.ts";
-import { byControllerOwnerUid } from "../../lib/store/by_controller_owner_uid.ts";
-import { stripManagedFields } from "../../lib/store/strip_managed_fields.ts";
+import {
+  byControllerOwnerUid,
+  byLabel,
+  byNamespace,
+  createClient,
+  createStore,
+  type KubeObject,
+  listWatch,
+  reflect,
+  stripManagedFields,
+} from "../../mod.ts";
 
 const encoder = new TextEncoder();
 

@@ -5,8 +5,8 @@
  * so one run gives the before / after ratio. keys/s = adds / (time per iteration).
  */
 import { from, rx } from "../../lib/deps.ts";
-import { workqueue } from "../../lib/queue/workqueue.ts";
-import { referenceWorkqueue } from "../queue/_reference_workqueue.ts";
+import { workqueue } from "../../mod.ts";
+import { referenceWorkqueue } from "../queue/_reference/reference_workqueue.ts";
 
 const ADDS = 100_000;
 const distinct = Array.from({ length: ADDS }, (_, i) => `ns-${i % 100}/obj-${i}`);

@@ -2,8 +2,13 @@
  * Micro-benchmark of the store's write path: 20,000 objects listed, then 40,000 updates, with
  * three indexes; objects are pre-parsed so only the fold, the map and the indexes are timed.
  */
-import type { KubeObject } from "../../lib/core/object.ts";
-import { byControllerOwnerUid, byLabel, byNamespace, createStore } from "../../lib/store/mod.ts";
+import {
+  byControllerOwnerUid,
+  byLabel,
+  byNamespace,
+  createStore,
+  type KubeObject,
+} from "../../mod.ts";
 
 const N = 20_000;
 const M = 40_000;

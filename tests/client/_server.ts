@@ -1,7 +1,6 @@
 /** Test helper: an embedded API server and a client for it. */
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { type ClientOptions, createClient } from "../../lib/client/create_client.ts";
-import type { Client } from "../../lib/client/client_types.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import { type Client, type ClientOptions, createClient } from "../../mod.ts";
 
 /** Starts a server and a client; `close()` closes both. */
 export async function serverAndClient(options: ClientOptions = {}) {

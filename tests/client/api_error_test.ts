@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { describeObject, fromStatus, statusError } from "../../lib/client/api_error.ts";
+import { fromStatus, statusError } from "../../lib/client/api_error.ts";
 import {
+  describeObject,
   isAlreadyExists,
   isConflict,
   isGone,
@@ -8,7 +9,7 @@ import {
   isNotFound,
   isResourceVersionTooLarge,
   isTooManyRequests,
-} from "../../lib/client/is_api_error.ts";
+} from "../../mod.ts";
 import { failure, invalid } from "../../lib/core/status.ts";
 
 Deno.test("statusError() keeps the Status' reason, causes and the object it concerns", () => {

@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
-import { E } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { createClient } from "../../lib/client/create_client.ts";
-import { createRequestBudget } from "../../lib/client/create_request_budget.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { isAlreadyExists, isConflict, isNotFound } from "../../lib/client/is_api_error.ts";
-import { Secret } from "../../lib/client/config/secret.ts";
+import {
+  connect,
+  createClient,
+  createRequestBudget,
+  E,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type KubeObject,
+  Secret,
+} from "../../mod.ts";
 import { serverAndClient } from "./_server.ts";
 
 const cm = { apiVersion: "v1", kind: "ConfigMap" } as const;
@@ -101,9 +105,9 @@ Deno.test("replaceStatus() writes only the status subresource", async () => {
   await close();
 });
 
-Deno.test("clientFromKubeconfig() builds a client for the embedded server", async () => {
+Deno.test("connect() builds a client for the embedded server", async () => {
   const { server, close } = await serverAndClient();
-  const made = await clientFromKubeconfig(server.kubeconfig);
+  const made = await connect({ kubeconfigYaml: server.kubeconfig });
   assert.ok(E.isRight(made));
   const list = await made.right.list({ apiVersion: "v1", kind: "Namespace" });
   assert.ok(E.isRight(list) && list.right.items.length === 4);
@@ -233,7 +237,7 @@ Deno.test("apply() sends an apply patch with fieldManager and force; writes send
     namespaced: true,
   };
   const obj = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "s" }, data: { k: "v" } };
-  // Discovery answers with the same canned body; resolve explicitly through a ResourceRef instead.
+  // Discovery answers with the same canned body; resolve explicitly through a ApiResource instead.
   assert.ok(
     E.isRight(
       await client.patch(ref, "s", {

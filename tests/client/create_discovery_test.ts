@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { E } from "../../lib/deps.ts";
+import { E } from "../../mod.ts";
 import { createDiscovery } from "../../lib/client/create_discovery.ts";
 import { statusError } from "../../lib/client/api_error.ts";
 

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { E } from "../../lib/deps.ts";
+import { E, type ListOptions, type ObjectList, type Result } from "../../mod.ts";
 import { statusError } from "../../lib/client/api_error.ts";
-import type { ListOptions, ObjectList, Result } from "../../lib/client/client_types.ts";
 import { listAllPages } from "../../lib/client/_list_all_pages.ts";
 
 /** A one-page lister over `items`, `limit` items a page (all when absent); records its calls. */

@@ -1,13 +1,17 @@
 import assert from "node:assert/strict";
-import { E, filter, firstValueFrom, Subject } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { informers } from "../../lib/informer/informers.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { type ReconcileRecord, runController } from "../../lib/controller/run_controller.ts";
-import { createEventRecorder } from "../../lib/controller/event_recorder.ts";
-import { failureConditions } from "../../lib/controller/report_failure.ts";
+import { filter, firstValueFrom, Subject } from "../../lib/deps.ts";
+import {
+  connect,
+  controller,
+  createEventRecorder,
+  createInformers,
+  E,
+  type KubeObject,
+  type ReconcileRecord,
+  runController,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
+import { failureConditions } from "../../lib/apply/report_failure.ts";
 
 const secretKind = { apiVersion: "v1", kind: "Secret" };
 const secret = (name: string) =>
@@ -15,9 +19,12 @@ const secret = (name: string) =>
 
 async function env(fetchFn?: typeof fetch) {
   const server = await startApiServer();
-  const c = await clientFromKubeconfig(server.kubeconfig, fetchFn ? { fetch: fetchFn } : {});
+  const c = await connect({
+    kubeconfigYaml: server.kubeconfig,
+    ...fetchFn ? { fetch: fetchFn } : {},
+  });
   if (E.isLeft(c)) throw new Error(c.left.message);
-  return { server, client: c.right, informers: informers(c.right) };
+  return { server, client: c.right, informers: createInformers(c.right) };
 }
 
 Deno.test("a reconciler that throws for one key backs off for that key only; the others keep flowing", async () => {

@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
-import { E, filter, firstValueFrom, Subject } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import type { Client } from "../../lib/client/client_types.ts";
-import { informers } from "../../lib/informer/informers.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { type ReconcileRecord, runController } from "../../lib/controller/run_controller.ts";
-import { generationChanged } from "../../lib/controller/triggers.ts";
-import type { Op } from "../../lib/reconcile/op.ts";
+import { filter, firstValueFrom, Subject } from "../../lib/deps.ts";
+import {
+  type Client,
+  connect,
+  controller,
+  createInformers,
+  E,
+  generationChanged,
+  type KubeObject,
+  type Op,
+  type ReconcileRecord,
+  runController,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 
 const cmKind = { apiVersion: "v1", kind: "ConfigMap" };
 const secretKind = { apiVersion: "v1", kind: "Secret" };
@@ -30,16 +34,16 @@ function laggingFetch(resource: string, ms: number): typeof fetch {
 
 async function setup(clientFetch?: typeof fetch) {
   const server = await startApiServer();
-  const c = await clientFromKubeconfig(
-    server.kubeconfig,
-    clientFetch ? { fetch: clientFetch } : {},
-  );
+  const c = await connect({
+    kubeconfigYaml: server.kubeconfig,
+    ...clientFetch ? { fetch: clientFetch } : {},
+  });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client: Client = c.right;
   return {
     server,
     client,
-    informers: informers(client),
+    informers: createInformers(client),
     async close() {
       client.close();
       await server.close();

@@ -3,13 +3,15 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import {
   escapeFieldValue,
-  type FieldRequirement,
   fieldSelectorPaths,
+  requiredFieldValue,
+} from "../../lib/core/field_selector.ts";
+import {
+  type FieldRequirement,
   formatFieldSelector,
   matchesFields,
   parseFieldSelector,
-  requiredFieldValue,
-} from "../../lib/core/field_selector.ts";
+} from "../../mod.ts";
 
 const right = <R>(right: R) => ({ _tag: "Right", right });
 const left = (left: string) => ({ _tag: "Left", left });

@@ -8,7 +8,7 @@ import {
   type LabelSelector,
   matchesLabels,
   parseLabelSelector,
-} from "../../lib/core/label_selector.ts";
+} from "../../mod.ts";
 
 const parsed = (s: string): LabelSelector => {
   const r = parseLabelSelector(s);

@@ -9,9 +9,10 @@ import type {
   ElectionConfig,
   ElectionEvent,
   ElectionState,
-} from "../../lib/leader/mod.ts";
-import { initialElection, nextWakeMs, stepElection } from "../../lib/leader/mod.ts";
-import type { Lease } from "../../lib/leader/mod.ts";
+} from "../../lib/leader/election_state.ts";
+import { initialElection, nextWakeMs } from "../../lib/leader/election_state.ts";
+import { stepElection } from "../../lib/leader/step_election.ts";
+import type { Lease } from "../../mod.ts";
 
 /** How one request fares on the network. */
 export interface Fate {

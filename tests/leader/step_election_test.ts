@@ -7,11 +7,11 @@ import {
   type ElectionEvent,
   type ElectionState,
   initialElection,
-  type Lease,
   nextWakeMs,
-  stepElection,
-} from "../../lib/leader/mod.ts";
+} from "../../lib/leader/election_state.ts";
+import { stepElection } from "../../lib/leader/step_election.ts";
 import { type CandidatePlan, type Fate, simulate } from "./_simulate.ts";
+import type { Lease } from "../../mod.ts";
 
 const config = (identity: string, over: Partial<ElectionConfig> = {}): ElectionConfig => ({
   identity,

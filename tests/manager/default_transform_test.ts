@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
-import { E, filter, firstValueFrom } from "../../lib/deps.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { startManager } from "../../lib/manager/start_manager.ts";
-import { stripManagedFields } from "../../lib/store/strip_managed_fields.ts";
+import { filter, firstValueFrom } from "../../lib/deps.ts";
+import { connect, controller, E, startManager, stripManagedFields } from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 
 Deno.test("startManager() caches objects through defaultTransform when one is given", async () => {
   const server = await startApiServer();
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
   for (const strip of [false, true]) {

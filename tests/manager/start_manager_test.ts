@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
-import { E, filter, firstValueFrom } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import type { Client } from "../../lib/client/client_types.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { startManager } from "../../lib/manager/start_manager.ts";
+import { filter, firstValueFrom } from "../../lib/deps.ts";
+import { type Client, connect, controller, E, type KubeObject, startManager } from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 
 const labelMirror = controller({
   name: "mirror",
@@ -31,7 +27,7 @@ const labelMirror = controller({
 });
 
 async function newClient(kubeconfig: string): Promise<Client> {
-  const c = await clientFromKubeconfig(kubeconfig);
+  const c = await connect({ kubeconfigYaml: kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   return c.right;
 }

@@ -3,17 +3,8 @@
  * signal types sent back round (as `feedbackLoop()` would) instead of being emitted.
  */
 import assert from "node:assert/strict";
-import {
-  defer,
-  filter,
-  merge,
-  type MonoTypeOperatorFunction,
-  Subject,
-  tap,
-  TestScheduler,
-} from "../../lib/deps.ts";
-import type { QueueSignal } from "../../lib/queue/queue_signal.ts";
-import type { RunOutcome } from "../../lib/queue/run_outcome.ts";
+import { defer, filter, merge, Subject, tap, TestScheduler } from "../../lib/deps.ts";
+import type { MonoTypeOperatorFunction, QueueSignal, RunOutcome } from "../../mod.ts";
 
 /** A fresh TestScheduler asserting with node's deepEqual. */
 export const testScheduler = (): TestScheduler =>

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { rx } from "../../lib/deps.ts";
-import { createQueueMetrics } from "../../lib/queue/create_queue_metrics.ts";
+import { createQueueMetrics } from "../../mod.ts";
 
 Deno.test("createQueueMetrics() uses controller-runtime's buckets, 1e-8 s to 1,000 s", () => {
   const bounds = createQueueMetrics().snapshot().workDurationSeconds.bounds;

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { createRateLimiter } from "../../lib/queue/create_rate_limiter.ts";
-import { defaultRateLimiter } from "../../lib/queue/default_rate_limiter.ts";
-import { exponentialBackoff } from "../../lib/queue/exponential_backoff.ts";
+import { createRateLimiter, defaultRateLimiter, exponentialBackoff } from "../../mod.ts";
 
 Deno.test("createRateLimiter() counts failures per key and forget() resets only that key", () => {
   const l = createRateLimiter(exponentialBackoff());

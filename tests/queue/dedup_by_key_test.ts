@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dedupByKey } from "../../lib/queue/dedup_by_key.ts";
+import { dedupByKey } from "../../mod.ts";
 import { expectSignals, sig } from "./_signals.ts";
 
 const dedup = () => expectSignals.bind(null, (ts) => dedupByKey({ scheduler: ts }));

@@ -1,4 +1,4 @@
-import { delayUntilDue } from "../../lib/queue/delay_until_due.ts";
+import { delayUntilDue } from "../../mod.ts";
 import { expectSignals, looped, sig } from "./_signals.ts";
 
 // `due` goes round the loop, as in feedbackLoop().

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { exponentialBackoff } from "../../lib/queue/exponential_backoff.ts";
+import { exponentialBackoff } from "../../mod.ts";
 
 Deno.test("exponentialBackoff() defaults to 5 ms doubling up to 1,000 s", () => {
   const b = exponentialBackoff();

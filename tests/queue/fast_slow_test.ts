@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { fastSlow } from "../../lib/queue/fast_slow.ts";
+import { fastSlow } from "../../mod.ts";
 
 Deno.test("fastSlow() uses the fast delay for the first maxFastAttempts retries, then the slow one", () => {
   fc.assert(

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
-import { from, type MonoTypeOperatorFunction, Observable, rx } from "../../lib/deps.ts";
-import { feedbackLoop } from "../../lib/queue/feedback_loop.ts";
-import type { QueueSignal } from "../../lib/queue/queue_signal.ts";
-import type { RunOutcome } from "../../lib/queue/run_outcome.ts";
+import { from, rx } from "../../lib/deps.ts";
+import {
+  feedbackLoop,
+  type MonoTypeOperatorFunction,
+  Observable,
+  type QueueSignal,
+  type RunOutcome,
+} from "../../mod.ts";
 import { testScheduler } from "./_signals.ts";
 
 const done = (key: string, durationMs = 0): RunOutcome => ({ type: "done", key, durationMs });

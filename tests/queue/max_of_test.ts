@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { exponentialBackoff } from "../../lib/queue/exponential_backoff.ts";
-import { fastSlow } from "../../lib/queue/fast_slow.ts";
-import { maxOf } from "../../lib/queue/max_of.ts";
-import type { RateLimiter } from "../../lib/queue/rate_limiter.ts";
-import { tokenBucket } from "../../lib/queue/token_bucket.ts";
-import { defaultRateLimiter } from "../../lib/queue/default_rate_limiter.ts";
+import {
+  defaultRateLimiter,
+  exponentialBackoff,
+  fastSlow,
+  maxOf,
+  type RateLimiter,
+  tokenBucket,
+} from "../../mod.ts";
 
 const parts: RateLimiter[] = [
   exponentialBackoff({ baseMs: 1, maxMs: 60_000 }),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { prioritize, type PrioritizeOptions } from "../../lib/queue/prioritize.ts";
+import { prioritize, type PrioritizeOptions } from "../../mod.ts";
 import { expectSignals, sig } from "./_signals.ts";
 
 const lanes = (options: Omit<PrioritizeOptions, "scheduler"> = {}) =>

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
-import { exponentialBackoff } from "../../lib/queue/exponential_backoff.ts";
-import { maxOf } from "../../lib/queue/max_of.ts";
-import { rateLimit, type RateLimitOptions } from "../../lib/queue/rate_limit.ts";
-import { tokenBucket } from "../../lib/queue/token_bucket.ts";
-import type { RunOutcome } from "../../lib/queue/run_outcome.ts";
+import {
+  exponentialBackoff,
+  maxOf,
+  rateLimit,
+  type RateLimitOptions,
+  type RunOutcome,
+  tokenBucket,
+} from "../../mod.ts";
 import { expectSignals, sig } from "./_signals.ts";
 
 const limit = (options: Omit<RateLimitOptions, "scheduler"> = {}) =>

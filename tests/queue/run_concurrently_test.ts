@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { Observable, rx, Subject } from "../../lib/deps.ts";
-import { type Process, runConcurrently } from "../../lib/queue/run_concurrently.ts";
-import type { QueueSignal } from "../../lib/queue/queue_signal.ts";
+import { rx, Subject } from "../../lib/deps.ts";
+import { Observable, type Process, type QueueSignal, runConcurrently } from "../../mod.ts";
 import { expectSignals, looped, sig } from "./_signals.ts";
 
 /** A process that takes `frames` virtual ms and then yields `value`. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { tokenBucket, type TokenBucketState } from "../../lib/queue/token_bucket.ts";
+import { tokenBucket, type TokenBucketState } from "../../mod.ts";
 
 /** Steps the bucket at each time and returns when each reservation is due. */
 function dueTimes(rate: number, burst: number, times: number[]): number[] {

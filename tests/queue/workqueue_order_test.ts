@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { rx, Subject } from "../../lib/deps.ts";
-import { workqueue } from "../../lib/queue/workqueue.ts";
-import type { QueueInput, RunOutcome } from "../../lib/queue/run_outcome.ts";
+import { type QueueInput, type RunOutcome, workqueue } from "../../mod.ts";
 import { testScheduler } from "./_signals.ts";
 
 const done = (key: string, durationMs: number): RunOutcome => ({ type: "done", key, durationMs });

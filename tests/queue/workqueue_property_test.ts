@@ -2,9 +2,13 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { rx, Subject } from "../../lib/deps.ts";
-import { exponentialBackoff } from "../../lib/queue/exponential_backoff.ts";
-import type { ProcessResult, QueueInput, RunOutcome } from "../../lib/queue/run_outcome.ts";
-import { workqueue } from "../../lib/queue/workqueue.ts";
+import {
+  exponentialBackoff,
+  type ProcessResult,
+  type QueueInput,
+  type RunOutcome,
+  workqueue,
+} from "../../mod.ts";
 
 /** What one run does: take `durationMs`, then succeed, ask for a requeue, or fail. */
 type Behaviour = { durationMs: number; kind: "ok" | "requeue" | "fail"; afterMs: number };

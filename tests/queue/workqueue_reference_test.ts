@@ -15,10 +15,14 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { rx, Subject } from "../../lib/deps.ts";
-import { exponentialBackoff } from "../../lib/queue/exponential_backoff.ts";
-import type { ProcessResult, QueueInput } from "../../lib/queue/run_outcome.ts";
-import { workqueue, type WorkqueueOptions } from "../../lib/queue/workqueue.ts";
-import { referenceWorkqueue } from "./_reference_workqueue.ts";
+import {
+  exponentialBackoff,
+  type ProcessResult,
+  type QueueInput,
+  workqueue,
+  type WorkqueueOptions,
+} from "../../mod.ts";
+import { referenceWorkqueue } from "./_reference/reference_workqueue.ts";
 
 type Run = { durationMs: number; kind: "ok" | "requeue" | "fail" | "fatal"; afterMs: number };
 type Add = { key: string; atMs: number; priority: "live" | "initial" };

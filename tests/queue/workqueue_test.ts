@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
-import { from, type ObservableInput, rx, Subject, TestScheduler } from "../../lib/deps.ts";
-import { createQueueMetrics } from "../../lib/queue/create_queue_metrics.ts";
-import type { ProcessResult, QueueInput, RunOutcome } from "../../lib/queue/run_outcome.ts";
-import { workqueue, type WorkqueueOptions } from "../../lib/queue/workqueue.ts";
+import { from, rx, Subject, TestScheduler } from "../../lib/deps.ts";
+import {
+  createQueueMetrics,
+  type ObservableInput,
+  type ProcessResult,
+  type QueueInput,
+  type RunOutcome,
+  workqueue,
+  type WorkqueueOptions,
+} from "../../mod.ts";
 
 const testScheduler = () =>
   new TestScheduler((actual, expected) => assert.deepEqual(actual, expected));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { childNames, hashSuffix, MAX_NAME_BASE_LENGTH } from "../../lib/reconcile/child_names.ts";
+import { childNames, hashSuffix, MAX_NAME_BASE_LENGTH } from "../../mod.ts";
 
 const right = <R>(e: { _tag: string; right?: R }): R => {
   assert.equal(e._tag, "Right");

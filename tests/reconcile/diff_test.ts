@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { diff, SERVER_OWNED_PATHS } from "../../lib/reconcile/diff.ts";
+import { diff, type Json, type JsonObject, SERVER_OWNED_PATHS } from "../../mod.ts";
 import { applyMergePatch } from "../../lib/apiserver/patch/merge_patch.ts";
-import type { Json, JsonObject } from "../../lib/core/object.ts";
 
 const RUNS = { numRuns: 300 };
 

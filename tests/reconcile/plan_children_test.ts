@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { planChildren } from "../../lib/reconcile/plan_children.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { Op } from "../../lib/reconcile/op.ts";
+import { type KubeObject, type Op, planChildren } from "../../mod.ts";
 
 const OWNER = "owner-uid";
 const own = (uid: string) => [{ apiVersion: "x/v1", kind: "X", name: "x", uid, controller: true }];

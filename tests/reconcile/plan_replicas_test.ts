@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { planReplicas } from "../../lib/reconcile/plan_replicas.ts";
+import { planReplicas } from "../../mod.ts";
 
 interface Child {
   metadata: {

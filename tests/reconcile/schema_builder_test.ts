@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Infer, t } from "../../lib/reconcile/schema_builder.ts";
+import { type Infer, t } from "../../mod.ts";
 
 type Equals<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extends B ? 1 : 2) ? true
   : false;

@@ -5,9 +5,9 @@ import {
   type Condition,
   type ConditionInput,
   findCondition,
+  formatTime,
   setCondition,
-} from "../../lib/reconcile/set_condition.ts";
-import { formatTime } from "../../lib/core/time.ts";
+} from "../../mod.ts";
 
 const inputArb: fc.Arbitrary<ConditionInput> = fc.record({
   type: fc.constantFrom("Ready", "Available", "Degraded"),

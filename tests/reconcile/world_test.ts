@@ -1,15 +1,20 @@
 import assert from "node:assert/strict";
-import { worldFromObjects, worldFromStore } from "../../lib/reconcile/world.ts";
 import {
+  byControllerOwnerUid,
+  byLabel,
   controllerUid,
+  createStore,
+  deleteOp,
   isControlledBy,
+  isEmptyPlan,
+  type KubeObject,
   ownerReference,
-} from "../../lib/reconcile/owner_reference.ts";
-import { byControllerOwnerUid, byLabel, createStore } from "../../lib/store/mod.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { deleteOp, refOf } from "../../lib/reconcile/op.ts";
-import { isEmptyPlan } from "../../lib/reconcile/plan.ts";
-import { terminal, transient } from "../../lib/reconcile/reconcile_error.ts";
+  refOf,
+  terminal,
+  transient,
+  worldFromObjects,
+  worldFromStore,
+} from "../../mod.ts";
 
 const ref = (uid: string, controller?: boolean) => ({
   apiVersion: "x/v1",

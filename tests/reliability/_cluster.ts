@@ -5,15 +5,17 @@
  *
  * @module
  */
-import { E } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { Logger } from "../../lib/core/logger.ts";
-import { type ApiServer, startApiServer } from "../../lib/apiserver/server.ts";
-import type { FaultOptions } from "../../lib/apiserver/faults/mod.ts";
+import {
+  type Client,
+  connect,
+  E,
+  type KubeObject,
+  type Logger,
+  type Manager,
+  startManager,
+} from "../../mod.ts";
+import { type ApiServer, type FaultOptions, startApiServer } from "../../lib/apiserver/mod.ts";
 import type { StoredEvent } from "../../lib/apiserver/watch_hub.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import type { Client } from "../../lib/client/client_types.ts";
-import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 import { podSetController, podSetCrd } from "../../controllers/podset/mod.ts";
 
 /** PodSet resource of the client. */
@@ -23,7 +25,8 @@ export const podKind = { apiVersion: "v1", kind: "Pod" };
 
 /** A client that rides out faults quickly. */
 export async function fastClient(kubeconfig: string, logger?: Logger): Promise<Client> {
-  const c = await clientFromKubeconfig(kubeconfig, {
+  const c = await connect({
+    kubeconfigYaml: kubeconfig,
     rateLimit: { qps: 10_000, burst: 10_000 },
     maxRetries: 20,
     retryBackoff: { initialMs: 5, maxMs: 100, jitter: 0.5 },

@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
-import { E } from "../../lib/deps.ts";
-import { jsonLogger } from "../../lib/core/logger.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { createClient } from "../../lib/client/create_client.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
+import {
+  connect,
+  createClient,
+  E,
+  jsonLogger,
+  type KubeObject,
+  listWatch,
+  loadKubeconfig,
+  type WatchEvent,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { parseKubeconfig } from "../../lib/client/config/parse_kubeconfig.ts";
-import { loadKubeconfig } from "../../lib/client/config/load_kubeconfig.ts";
-import { listWatch } from "../../lib/watch/list_watch.ts";
-import type { WatchEvent } from "../../lib/watch/watch_event.ts";
 import { podSetCrd } from "../../controllers/podset/mod.ts";
 
 const configMaps = {
@@ -116,7 +118,7 @@ Deno.test("listWatch survives garbage, truncated lines and nameless objects: log
 
 Deno.test("an invalid custom resource is refused with 422 naming each field; valid ones still work", async () => {
   const server = await startApiServer();
-  const c = await clientFromKubeconfig(server.kubeconfig);
+  const c = await connect({ kubeconfigYaml: server.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
   try {

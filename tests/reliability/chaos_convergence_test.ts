@@ -9,11 +9,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { FaultSettings } from "../../lib/apiserver/faults/mod.ts";
+import { createInformers, isPodReady, type KubeObject } from "../../mod.ts";
+import type { FaultSettings } from "../../lib/apiserver/mod.ts";
 import type { StoredEvent } from "../../lib/apiserver/watch_hub.ts";
-import { informers } from "../../lib/informer/informers.ts";
-import { isPodFinished, isPodReady } from "../../controllers/podset/pod_state.ts";
+import { isPodFinished } from "../../controllers/podset/pod_state.ts";
 import type { Pod, PodSet } from "../../controllers/podset/types.ts";
 import { type Cluster, fastClient, podKind, podSetKind, startCluster } from "./_cluster.ts";
 
@@ -227,7 +226,9 @@ async function runSchedule(
     onEvent: overCreationChecker(violations),
   });
   const observer = await fastClient(cluster.server().kubeconfig);
-  const factory = informers(observer, { backoff: { initialMs: 10, maxMs: 200, jitter: 0.5 } });
+  const factory = createInformers(observer, {
+    backoff: { initialMs: 10, maxMs: 200, jitter: 0.5 },
+  });
   const podInf = factory.informer(podKind, { namespace: ns });
   const setInf = factory.informer(podSetKind, { namespace: ns });
   const subs = [podInf.deltas$.subscribe(), setInf.deltas$.subscribe()];

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
-import { E } from "../../lib/deps.ts";
-import { jsonLogger, type Logger } from "../../lib/core/logger.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { startApiServer } from "../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../lib/client/connect.ts";
-import { controller } from "../../lib/controller/controller_spec.ts";
-import { startManager } from "../../lib/manager/start_manager.ts";
+import {
+  connect,
+  controller,
+  E,
+  jsonLogger,
+  type KubeObject,
+  type Logger,
+  startManager,
+} from "../../mod.ts";
+import { startApiServer } from "../../lib/apiserver/mod.ts";
 
 const token = "tok-3f9a7c1e5b2d4a6f8e0c";
 const secretValue = "hunter2-very-secret-value";
@@ -40,7 +43,7 @@ function strings(value: unknown, seen = new Set<unknown>()): string[] {
 Deno.test("tokens and Secret data never appear in the logs of a manager reconciling Secrets", async () => {
   const server = await startApiServer({ token });
   const { logger, lines } = capture();
-  const c = await clientFromKubeconfig(server.kubeconfig, { logger });
+  const c = await connect({ kubeconfigYaml: server.kubeconfig, logger });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
   const secretKind = { apiVersion: "v1", kind: "Secret" };
@@ -87,7 +90,8 @@ Deno.test("tokens and Secret data never appear in the logs of a manager reconcil
     assert.ok(E.isLeft(dup));
     assertClean("a failed create", strings(dup.left));
     // Wrong token: 401, and neither token appears.
-    const wrong = await clientFromKubeconfig(server.kubeconfig.replace(token, "wrong-token"), {
+    const wrong = await connect({
+      kubeconfigYaml: server.kubeconfig.replace(token, "wrong-token"),
       logger,
     });
     if (E.isLeft(wrong)) throw new Error(wrong.left.message);
@@ -122,7 +126,7 @@ contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
 `;
     const { logger, lines } = capture();
-    const c = await clientFromKubeconfig(execConfig, { logger, maxRetries: 0 });
+    const c = await connect({ kubeconfigYaml: execConfig, logger, maxRetries: 0 });
     if (E.isLeft(c)) {
       assertClean("the exec config error", strings(c.left));
     } else {
@@ -142,7 +146,7 @@ users: [{name: u, user: {client-certificate-data: ${btoa("not a cert")}, client-
 contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
 `;
-    const k = await clientFromKubeconfig(certConfig, { logger, maxRetries: 0 });
+    const k = await connect({ kubeconfigYaml: certConfig, logger, maxRetries: 0 });
     if (E.isLeft(k)) assertClean("the client key error", strings(k.left));
     else {
       const r = await k.right.get({ apiVersion: "v1", kind: "Namespace" }, "default");
@@ -162,7 +166,7 @@ Deno.test("TLS verification is on unless the kubeconfig turns it off", async () 
   assert.ok(!noCa.includes("certificate-authority-data"));
   const kind = { apiVersion: "v1", kind: "Namespace" };
   const tryGet = async (yaml: string) => {
-    const c = await clientFromKubeconfig(yaml, { maxRetries: 0 });
+    const c = await connect({ kubeconfigYaml: yaml, maxRetries: 0 });
     if (E.isLeft(c)) throw new Error(c.left.message);
     const r = await c.right.get(kind, "default");
     c.right.close();
@@ -196,14 +200,14 @@ Deno.test({
     const plugin = `${dir}/plugin.sh`;
     await Deno.writeTextFile(plugin, `#!/bin/sh\necho "bad token ${token}" >&2\nexit 1\n`);
     await Deno.chmod(plugin, 0o755);
-    const c = await clientFromKubeconfig(
-      `clusters: [{name: c, cluster: {server: "http://127.0.0.1:1"}}]
+    const c = await connect({
+      kubeconfigYaml: `clusters: [{name: c, cluster: {server: "http://127.0.0.1:1"}}]
 users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: ${plugin}, interactiveMode: Never}}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
 `,
-      { maxRetries: 0 },
-    );
+      maxRetries: 0,
+    });
     if (E.isLeft(c)) throw new Error(c.left.message);
     const r = await c.right.get({ apiVersion: "v1", kind: "Namespace" }, "default");
     c.right.close();

@@ -1,7 +1,5 @@
 /** Test helpers: a naive model of the delta fold, written as plainly as possible. */
-import type { KubeObject } from "../../lib/core/object.ts";
-import { objectKey } from "../../lib/core/key.ts";
-import type { WatchEvent } from "../../lib/watch/watch_event.ts";
+import { type KubeObject, objectKey, type WatchEvent } from "../../mod.ts";
 
 /** The cache a consumer of the watch events should hold, and the relist in progress. */
 export interface Model {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applyDelta } from "../../lib/store/mod.ts";
+import { applyDelta } from "../../lib/store/apply_delta.ts";
 
 Deno.test("applyDelta() sets on Added/Updated, deletes on Deleted and ignores Synced", () => {
   const a1 = { metadata: { namespace: "n", name: "a", resourceVersion: "1" } };

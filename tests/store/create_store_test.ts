@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { objectKey } from "../../lib/core/key.ts";
 import {
   byControllerOwnerUid,
   byLabel,
@@ -10,8 +8,10 @@ import {
   createStore,
   type DeepReadonly,
   type Indexer,
+  type KubeObject,
+  objectKey,
   stripManagedFields,
-} from "../../lib/store/mod.ts";
+} from "../../mod.ts";
 import { freezeDeep, reorderUnrelated, scriptFromChoices } from "../../lib/testing/mod.ts";
 
 const indexers: Record<string, Indexer<DeepReadonly<KubeObject>>> = {

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { objectKey } from "../../lib/core/key.ts";
-import { applyDelta, createStore, type Delta } from "../../lib/store/mod.ts";
+import { createStore, type Delta, type KubeObject, objectKey } from "../../mod.ts";
 import { reorderUnrelated, script, scriptFromChoices } from "../../lib/testing/mod.ts";
+import { applyDelta } from "../../lib/store/apply_delta.ts";
 import { emptyModel, modelFold, view } from "./_model.ts";
 
 const cm = (name: string, v: string): KubeObject => ({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { byControllerOwnerUid, byLabel, byNamespace } from "../../lib/store/mod.ts";
+import { byControllerOwnerUid, byLabel, byNamespace } from "../../mod.ts";
 
 const ref = (uid: string, controller?: boolean) => ({
   apiVersion: "apps/v1",

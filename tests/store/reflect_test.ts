@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { from, TestScheduler } from "../../lib/deps.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { createStore, reflect } from "../../lib/store/mod.ts";
-import type { WatchEvent } from "../../lib/watch/watch_event.ts";
+import { createStore, type KubeObject, reflect, type WatchEvent } from "../../mod.ts";
 
 const a1: KubeObject = { metadata: { name: "a", resourceVersion: "1" } };
 const a2: KubeObject = { metadata: { name: "a", resourceVersion: "2" } };

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { shareManagedFields } from "../../lib/store/share_managed_fields.ts";
-import { createStore } from "../../lib/store/create_store.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import { createStore, type KubeObject, shareManagedFields } from "../../mod.ts";
 
 const keys = fc.constantFrom("f:a", "f:b", "f:c", ".");
 const leaf = fc.dictionary(keys, fc.constant({}), { maxKeys: 2, noNullPrototype: true });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { stripManagedFields } from "../../lib/store/mod.ts";
+import { stripManagedFields } from "../../mod.ts";
 import { freezeDeep } from "../../lib/testing/mod.ts";
 
 Deno.test("stripManagedFields() drops metadata.managedFields without mutating its input", () => {

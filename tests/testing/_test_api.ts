@@ -1,9 +1,6 @@
 /** Helpers for the test API's tests. */
 import assert from "node:assert/strict";
-import type { Either } from "../../lib/deps.ts";
-import type { ApiError } from "../../lib/client/api_error.ts";
-import type { Client, WatchOptions } from "../../lib/client/client_types.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { ApiError, Client, Either, KubeObject, WatchOptions } from "../../mod.ts";
 
 export const cmRes = { apiVersion: "v1", kind: "ConfigMap" } as const;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApi } from "../../lib/testing/mod.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../mod.ts";
 import { cm, cmRes, left, right } from "./_test_api.ts";
 
 const deployRes = { apiVersion: "apps/v1", kind: "Deployment" } as const;

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { objectKey } from "../../lib/core/key.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
+import { type KubeObject, objectKey, type WatchEvent } from "../../mod.ts";
 import { reorderUnrelated, scriptFromChoices } from "../../lib/testing/mod.ts";
-import type { WatchEvent } from "../../lib/watch/watch_event.ts";
 
 const keyed = (e: WatchEvent<KubeObject>) => "object" in e ? objectKey(e.object) : e.type;
 

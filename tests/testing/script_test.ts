@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import type { KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject, WatchEvent } from "../../mod.ts";
 import { script, virtualTime } from "../../lib/testing/mod.ts";
-import type { WatchEvent } from "../../lib/watch/watch_event.ts";
 
 const cm = (name: string, v: string): KubeObject => ({ metadata: { name }, data: { v } });
 const brief = (e: WatchEvent<KubeObject>) =>

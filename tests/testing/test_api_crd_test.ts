@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApi } from "../../lib/testing/mod.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import type { k8sApiextensions } from "../../lib/deps.ts";
+import type { apiextensionsv1 as k8sApiextensions, KubeObject } from "../../mod.ts";
 import { left, right } from "./_test_api.ts";
 
 const widgetCrd = (group = "example.com"): k8sApiextensions.CustomResourceDefinition => ({

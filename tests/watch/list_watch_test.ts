@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
-import { E, type Subscription } from "../../lib/deps.ts";
-import { listWatch } from "../../lib/watch/list_watch.ts";
-import type { WatchEvent } from "../../lib/watch/watch_event.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
-import { createStore } from "../../lib/store/create_store.ts";
-import { reflect } from "../../lib/store/reflect.ts";
-import type { Delta } from "../../lib/store/delta.ts";
+import type { Subscription } from "../../lib/deps.ts";
+import {
+  type Client,
+  createStore,
+  type Delta,
+  E,
+  type KubeObject,
+  listWatch,
+  reflect,
+  type WatchEvent,
+} from "../../mod.ts";
 import { eventually, serverAndClient } from "../client/_server.ts";
-import type { Client } from "../../lib/client/client_types.ts";
 
 const cm = { apiVersion: "v1", kind: "ConfigMap" } as const;
 const configMap = (name: string, labels?: Record<string, string>): KubeObject => ({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { E } from "../../lib/deps.ts";
+import { E } from "../../mod.ts";
 import { parseWireEvent } from "../../lib/watch/parse_wire_event.ts";
 
 Deno.test("parseWireEvent() accepts the five event types with an object", () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { statusError } from "../../lib/client/api_error.ts";
 import { failure } from "../../lib/core/status.ts";
-import type { WatchEvent, WireEvent } from "../../lib/watch/watch_event.ts";
+import type { WatchEvent, WireEvent } from "../../mod.ts";
 import {
   initialWatcherState,
   watcherCommand,

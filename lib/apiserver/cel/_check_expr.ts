@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { cel } from "../../deps.ts";
+import type { cel } from "../deps.ts";
 import { regexpFor } from "./_library.ts";
 import { TICK } from "./_runtime.ts";
 

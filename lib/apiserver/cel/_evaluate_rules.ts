@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import type { FieldError } from "../../core/status.ts";
 import type { ValidationRule } from "../schema/types.ts";
 import type { CelBindings, CelProgram, CompiledRule, CostMeter } from "./types.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import { compilePattern } from "../schema/compile_pattern.ts";
 import { netLibrary } from "./_library_net.ts";
 import { quantityLibrary } from "./_library_quantity.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import {
   formatCIDR,
   formatIP,
@@ -47,7 +47,7 @@ const ipClass = (name: keyof typeof ipClasses) =>
  *
  * @example
  * ```ts
- * import { cel } from "../../deps.ts";
+ * import { cel } from "../deps.ts";
  * import { netLibrary } from "./_library_net.ts";
  * const env = cel.celEnv({ funcs: netLibrary });
  * cel.plan(env, cel.parse("cidr('10.0.0.0/8').containsIP('10.1.2.3')"))({}); // true

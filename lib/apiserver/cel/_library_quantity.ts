@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import { fail, OPAQUE, opaque, opaqueText } from "./_opaque.ts";
 import {
   addQuantity,
@@ -43,7 +43,7 @@ const binary = <R extends cel.CelType>(
  *
  * @example
  * ```ts
- * import { cel } from "../../deps.ts";
+ * import { cel } from "../deps.ts";
  * import { quantityLibrary } from "./_library_quantity.ts";
  * const env = cel.celEnv({ funcs: quantityLibrary });
  * cel.plan(env, cel.parse("quantity('500Mi').isLessThan(quantity('1Gi'))"))({}); // true

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import { fail, OPAQUE, opaque, opaqueText } from "./_opaque.ts";
 import { escapedPath, parseQuery, parseUrl, splitHostPort, type UrlParts } from "./_parse_url.ts";
 
@@ -29,7 +29,7 @@ const getter = (name: string, get: (u: UrlParts) => string) =>
  *
  * @example
  * ```ts
- * import { cel } from "../../deps.ts";
+ * import { cel } from "../deps.ts";
  * import { urlLibrary } from "./_library_url.ts";
  * const env = cel.celEnv({ funcs: urlLibrary });
  * cel.plan(env, cel.parse("url('https://[::1]:80/').getHostname()"))({}); // "::1"

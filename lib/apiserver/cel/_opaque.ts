@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 
 /** The CEL type every opaque value has (`map(dyn, dyn)`). */
 export const OPAQUE = cel.mapType(cel.CelScalar.DYN, cel.CelScalar.DYN);
@@ -57,7 +57,7 @@ export function opaqueText(value: cel.CelMap, typeName: string, fn: string): str
  *
  * @example
  * ```ts
- * import { cel } from "../../deps.ts";
+ * import { cel } from "../deps.ts";
  * import { opaque, opaqueType } from "./_opaque.ts";
  * opaqueType(opaque("net.IP", "::1")); // "net.IP"
  * opaqueType(cel.celMap(new Map())); // undefined

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import { kubernetesLibrary, re2 } from "./_library.ts";
 import type { CostMeter } from "./types.ts";
 

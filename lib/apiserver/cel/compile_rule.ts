@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import type { CompiledNode, ValidationRule } from "../schema/types.ts";
 import { checkExpr } from "./_check_expr.ts";
 import { normalizeFieldPath } from "./_field_path.ts";

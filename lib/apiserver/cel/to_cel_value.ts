@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { cel } from "../../deps.ts";
+import { cel } from "../deps.ts";
 import { isPlainObject } from "../../core/object.ts";
 import type { CompiledNode } from "../schema/types.ts";
 import { escapePropertyName } from "./escape_property_name.ts";

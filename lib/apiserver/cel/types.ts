@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { cel } from "../../deps.ts";
+import type { cel } from "../deps.ts";
 import type { CompiledNode, ValidationRule } from "../schema/types.ts";
 
 /** Variables a rule program is evaluated with. */

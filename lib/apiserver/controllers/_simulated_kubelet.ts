@@ -60,7 +60,7 @@ export interface SimulatedKubelet {
  * ```ts
  * import assert from "node:assert/strict";
  * import { TestScheduler } from "../../deps.ts";
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * import { createObject } from "../object_write.ts";
  * import { createSimulatedKubelet } from "./_simulated_kubelet.ts";
  * const server = await startApiServer({ simulation: false });

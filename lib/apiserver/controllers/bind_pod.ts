@@ -22,7 +22,7 @@ const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {})
  *
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * import { createObject } from "../object_write.ts";
  * import { bindPod } from "./bind_pod.ts";
  * const server = await startApiServer();

@@ -32,7 +32,7 @@ const refsOf = (o: KubeObject | undefined): readonly OwnerReference[] =>
  *
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * const server = await startApiServer({ gc: true }); // the server installs the collector
  * await server.close();
  * ```

@@ -21,7 +21,7 @@ import { namespaceFinalizer, planNamespace, specFinalizers } from "./plan_namesp
  *
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * const server = await startApiServer(); // the server installs the namespace controller
  * await server.close();
  * ```

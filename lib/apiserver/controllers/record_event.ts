@@ -29,7 +29,7 @@ let sequence = 0;
  *
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * import { recordEvent } from "./record_event.ts";
  * const server = await startApiServer();
  * recordEvent(server.context, { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "default", uid: "u" } },

@@ -22,7 +22,7 @@ const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {})
  * @param event records an Event (pass a no-op to record none)
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * import { createObject } from "../object_write.ts";
  * import { schedulePod } from "./schedule_pod.ts";
  * const server = await startApiServer();

@@ -60,7 +60,7 @@ export interface Simulation {
  *
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * const server = await startApiServer({ simulation: { nodes: 2, podStartDelayMs: 0 } });
  * server.failNode?.("kubefold-node-1");
  * await server.close();

@@ -86,7 +86,7 @@ export function validateFaults(settings: Record<string, unknown>): string[] {
  *
  * @example
  * ```ts
- * import { parseFaults } from "./fault_options.ts";
+ * import { parseFaults } from "../mod.ts";
  * parseFaults("seed=7,errorRate=0.1,latencyMs=5-20", 1);
  * // right({ seed: 7, errorRate: 0.1, latencyMs: [5, 20] })
  * parseFaults('{"throttleRate":0.5}', 3); // right({ seed: 3, throttleRate: 0.5 })

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * const server = await startApiServer({ faults: { seed: 7, errorRate: 1 } });
  * const failed = await fetch(`${server.url}/api/v1/namespaces`);
  * await failed.body?.cancel();

@@ -24,7 +24,7 @@ function established(crd: Crd): boolean {
  * @example
  * ```ts
  * import { restoreCrds } from "./restore_crds.ts";
- * import { startApiServer } from "../server.ts";
+ * import { startApiServer } from "../mod.ts";
  * const server = await startApiServer(); // with `dataDir`, it calls restoreCrds itself
  * restoreCrds(server.context); // nothing stored: nothing to do
  * await server.close();

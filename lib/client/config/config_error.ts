@@ -21,7 +21,7 @@ import { type FieldError, formatFieldError } from "../../core/status.ts";
  *
  * @example
  * ```ts
- * import type { ConfigError } from "./config_error.ts";
+ * import type { ConfigError } from "../../../mod.ts";
  * const e: ConfigError = { type: "NotFound", message: 'context "dev" not found in /k' };
  * ```
  */

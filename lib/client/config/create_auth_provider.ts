@@ -56,7 +56,7 @@ export interface AuthProviderOptions {
  * @example
  * ```ts
  * import { createAuthProvider } from "./create_auth_provider.ts";
- * import { Secret } from "./secret.ts";
+ * import { Secret } from "../../../mod.ts";
  * const p = createAuthProvider({ type: "token", token: new Secret("abc") });
  * const h = await p.headers();
  * h._tag === "Right" && h.right.Authorization; // "Bearer abc"

@@ -41,7 +41,7 @@ export interface InClusterOptions {
  *
  * @example
  * ```ts
- * import { loadInClusterConfig } from "./load_in_cluster_config.ts";
+ * import { loadInClusterConfig } from "../../../mod.ts";
  * const r = await loadInClusterConfig({ env: {} });
  * r._tag === "Left" && r.left.type; // "InCluster"
  * ```

@@ -28,7 +28,7 @@ export interface LoadKubeconfigOptions extends KubeconfigSourceOptions {
  *
  * @example
  * ```ts
- * import { loadKubeconfig } from "./load_kubeconfig.ts";
+ * import { loadKubeconfig } from "../../../mod.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/config`, `
  * clusters: [{name: c, cluster: {server: "http://127.0.0.1:8080"}}]

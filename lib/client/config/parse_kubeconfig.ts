@@ -18,7 +18,7 @@ const interactiveModes = ["Never", "IfAvailable", "Always"] as const;
 
 /**
  * Parses a kubeconfig's YAML text and checks its shape; errors name `source` and the field
- * (`/home/u/.kube/config: contexts[1].context.cluster: Required value`).
+ * (`~/.kube/config: contexts[1].context.cluster: Required value`).
  *
  * Like client-go's `clientcmd.Load` plus `ResolveLocalPaths`: relative file paths
  * (`certificate-authority`, `client-certificate`, `client-key`, `tokenFile`, an exec `command`

@@ -14,7 +14,7 @@ const redacted = "<redacted>";
  *
  * @example
  * ```ts
- * import { Secret } from "./secret.ts";
+ * import { Secret } from "../../../mod.ts";
  * const token = new Secret("s3cr3t");
  * JSON.stringify({ token }); // '{"token":"<redacted>"}'
  * token.reveal(); // "s3cr3t"

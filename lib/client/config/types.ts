@@ -37,7 +37,7 @@ export interface ClusterInfo {
  *
  * @example
  * ```ts
- * import type { ExecConfig } from "./types.ts";
+ * import type { ExecConfig } from "../../../mod.ts";
  * const x: ExecConfig = {
  *   apiVersion: "client.authentication.k8s.io/v1", command: "my-login", args: [], env: [],
  *   interactiveMode: "Never", provideClusterInfo: false,
@@ -60,7 +60,7 @@ export interface ExecConfig {
  * @example
  * ```ts
  * import type { AuthInfo } from "./types.ts";
- * import { Secret } from "./secret.ts";
+ * import { Secret } from "../../../mod.ts";
  * const u: AuthInfo = { token: new Secret("t") };
  * ```
  */
@@ -138,7 +138,7 @@ export interface ExecClusterInfo {
  *
  * @example
  * ```ts
- * import type { Auth } from "./types.ts";
+ * import type { Auth } from "../../../mod.ts";
  * const a: Auth = { type: "tokenFile", path: "/var/run/secrets/kubernetes.io/serviceaccount/token" };
  * ```
  */
@@ -155,7 +155,7 @@ export type Auth =
  *
  * @example
  * ```ts
- * import type { TlsConfig } from "./types.ts";
+ * import type { TlsConfig } from "../../../mod.ts";
  * const t: TlsConfig = { insecureSkipVerify: false };
  * ```
  */
@@ -176,7 +176,7 @@ export interface TlsConfig {
  *
  * @example
  * ```ts
- * import type { ClientConfig } from "./types.ts";
+ * import type { ClientConfig } from "../../../mod.ts";
  * const c: ClientConfig = {
  *   server: "http://127.0.0.1:8080", namespace: "default",
  *   tls: { insecureSkipVerify: false }, auth: { type: "none" },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { KubeObject } from "../../../lib/core/object.ts";
+import type { KubeObject } from "../../../mod.ts";
 import {
   apply,
   type ApplyOptions,

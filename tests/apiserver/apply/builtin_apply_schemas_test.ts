@@ -4,7 +4,7 @@
  * results that follow them.
  */
 import assert from "node:assert/strict";
-import type { KubeObject } from "../../../lib/core/object.ts";
+import type { KubeObject } from "../../../mod.ts";
 import {
   apply,
   type ApplySchema,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FieldError } from "../../../lib/core/status.ts";
+import type { FieldError } from "../../../mod.ts";
 import { compileSchema, type SchemaProps } from "../../../lib/apiserver/schema/mod.ts";
 import { type CelValidatorOptions, validateCelRules } from "../../../lib/apiserver/cel/mod.ts";
 import type { ValidationRule } from "../../../lib/apiserver/schema/types.ts";

@@ -4,8 +4,9 @@ import fc from "npm:fast-check@4.10.2";
 import { YAML } from "../../../lib/deps.ts";
 import { compileSchema, type SchemaProps } from "../../../lib/apiserver/schema/mod.ts";
 import { validateCelRules } from "../../../lib/apiserver/cel/mod.ts";
+import { realCrdsDir } from "../_real_crds.ts";
 
-const dir = new URL("../../../../shared/fixtures/real-crds/", import.meta.url);
+const dir = realCrdsDir;
 const read = (file: string) => Deno.readTextFileSync(new URL(file, dir));
 const schemaOf = (file: string): SchemaProps =>
   YAML.parse(read(file)).spec.versions[0].schema.openAPIV3Schema;

@@ -11,8 +11,9 @@ import {
   compileCelRules,
   type RuleNode,
 } from "../../../lib/apiserver/cel/mod.ts";
+import { realCrdsDir } from "../_real_crds.ts";
 
-const dir = new URL("../../../../shared/fixtures/real-crds/", import.meta.url);
+const dir = realCrdsDir;
 const read = (file: string) => Deno.readTextFileSync(new URL(file, dir));
 const crdFiles = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) =>
   n.endsWith(".crd.yaml")

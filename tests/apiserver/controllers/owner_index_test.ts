@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { OwnerIndex } from "../../../lib/apiserver/controllers/owner_index.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
+import type { KubeObject } from "../../../mod.ts";
 
 const uids = ["u0", "u1", "u2", "u3"];
 const op = fc.oneof(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
 import { nodeFits, pickNode } from "../../../lib/apiserver/controllers/pick_node.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
+import type { KubeObject } from "../../../mod.ts";
 
 const node = fc.record({
   name: fc.constantFrom("a", "b", "c", "d", "e"),

@@ -4,6 +4,7 @@
  * (no checkout, no import map) still gets built-in schemas and their descriptions.
  */
 import assert from "node:assert/strict";
+import { serveRepository } from "../../_serve_repository.ts";
 
 const ROOT = new URL("../../../", import.meta.url);
 
@@ -18,21 +19,11 @@ console.log(JSON.stringify({
 `;
 
 Deno.test("builtinSchema() and loadDocCatalog() work when imported by URL", async () => {
-  const served: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const path = new URL(req.url).pathname.slice(1);
-    served.push(path);
-    try {
-      const body = await Deno.readFile(new URL(path, ROOT));
-      const type = path.endsWith(".json") ? "application/json" : "application/typescript";
-      return new Response(body, { headers: { "content-type": type } });
-    } catch {
-      return new Response("not found", { status: 404 });
-    }
-  });
+  const server = serveRepository();
+  const served = server.served;
   const dir = await Deno.makeTempDir();
   try {
-    const host = `127.0.0.1:${server.addr.port}`;
+    const host = server.host;
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", `--allow-import=${host}`, "--no-lock", "--no-config", "-"],
       cwd: dir,
@@ -54,7 +45,7 @@ Deno.test("builtinSchema() and loadDocCatalog() work when imported by URL", asyn
     // Descriptions are fetched only for what was asked for.
     assert.ok(!served.some((p) => p.endsWith("api.batch.v1.docs.json")), served.join("\n"));
   } finally {
-    await server.shutdown();
+    await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,7 +1,6 @@
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { Json } from "../../../lib/core/object.ts";
-import type { Either } from "../../../lib/deps.ts";
+import type { Either, Json } from "../../../mod.ts";
 
 /** Deep-freezes a value so that any mutation throws (modules are strict). */
 export function deepFreeze<T>(value: T): T {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { Json } from "../../../lib/core/object.ts";
+import type { Json } from "../../../mod.ts";
 import { applyJsonPatch, maxJsonPatchOperations } from "../../../lib/apiserver/patch/json_patch.ts";
 import { patchErrorStatus } from "../../../lib/apiserver/patch/patch_error.ts";
 import { deepFreeze, isLeft, jsonObject, jsonValue, rightOf } from "./_helpers.ts";

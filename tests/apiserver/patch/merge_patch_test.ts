@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { Json } from "../../../lib/core/object.ts";
+import type { Json } from "../../../mod.ts";
 import { applyMergePatch, createMergePatch } from "../../../lib/apiserver/patch/merge_patch.ts";
 import { deepFreeze, jsonObject, jsonValue } from "./_helpers.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { Json } from "../../../lib/core/object.ts";
+import type { Json } from "../../../mod.ts";
 import { applyStrategicMergePatch } from "../../../lib/apiserver/patch/strategic_merge_patch.ts";
 import {
   deploymentSchema,

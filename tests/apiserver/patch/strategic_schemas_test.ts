@@ -3,7 +3,7 @@
  * merge keys and retainKeys come from the overlay, and patches behave accordingly.
  */
 import assert from "node:assert/strict";
-import type { Json } from "../../../lib/core/object.ts";
+import type { Json } from "../../../mod.ts";
 import { applyStrategicMergePatch } from "../../../lib/apiserver/patch/strategic_merge_patch.ts";
 import {
   objectSchema,

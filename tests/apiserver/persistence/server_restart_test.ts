@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { startApiServer } from "../../../lib/apiserver/server.ts";
-import type { ApiServerOptions } from "../../../lib/apiserver/server.ts";
+import { type ApiServerOptions, startApiServer } from "../../../lib/apiserver/mod.ts";
 import { widgetCrd } from "../_api.ts";
 
 async function call(url: string, method: string, path: string, body?: unknown) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { YAML } from "../../../lib/deps.ts";
-import type { FieldError } from "../../../lib/core/status.ts";
+import type { FieldError } from "../../../mod.ts";
 import {
   compileSchema,
   processCustomResource,
@@ -9,8 +9,9 @@ import {
   structuralErrors,
   validateObject,
 } from "../../../lib/apiserver/schema/mod.ts";
+import { realCrdsDir } from "../_real_crds.ts";
 
-const dir = new URL("../../../../shared/fixtures/real-crds/", import.meta.url);
+const dir = realCrdsDir;
 const read = (file: string) => Deno.readTextFileSync(new URL(file, dir));
 
 interface ExpectedError {

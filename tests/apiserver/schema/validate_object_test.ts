@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { FieldError } from "../../../lib/core/status.ts";
+import type { FieldError } from "../../../mod.ts";
 import {
   compileSchema,
   isBlockingError,

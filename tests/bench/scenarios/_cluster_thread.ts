@@ -5,9 +5,7 @@
  *
  * @module
  */
-import type { Client } from "../../../lib/client/client_types.ts";
-import { clientFromKubeconfig } from "../../../lib/client/connect.ts";
-import { E } from "../../../lib/deps.ts";
+import { type Client, connect, E } from "../../../mod.ts";
 import { BENCH_RATE_LIMIT } from "./_harness.ts";
 
 /** A cluster running on its own thread, reached over HTTP. */
@@ -40,7 +38,7 @@ export async function startClusterThread(): Promise<ThreadCluster> {
   return {
     kubeconfig,
     async client() {
-      const c = await clientFromKubeconfig(kubeconfig, { rateLimit: BENCH_RATE_LIMIT });
+      const c = await connect({ kubeconfigYaml: kubeconfig, rateLimit: BENCH_RATE_LIMIT });
       if (E.isLeft(c)) throw new Error(`Cannot build a client: ${c.left.message}`);
       return c.right;
     },

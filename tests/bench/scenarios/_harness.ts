@@ -5,12 +5,9 @@
  *
  * @module
  */
-import { E } from "../../../lib/deps.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
-import { type ApiServer, startApiServer } from "../../../lib/apiserver/server.ts";
+import { type Client, connect, E, type KubeObject } from "../../../mod.ts";
+import { type ApiServer, startApiServer } from "../../../lib/apiserver/mod.ts";
 import type { StoredEvent } from "../../../lib/apiserver/watch_hub.ts";
-import { clientFromKubeconfig } from "../../../lib/client/connect.ts";
-import type { Client } from "../../../lib/client/client_types.ts";
 import { podSetCrd } from "../../../controllers/podset/mod.ts";
 
 /** The client rate limit every benchmark uses (the default 20 QPS / burst 30 would dominate). */
@@ -50,7 +47,7 @@ export interface Cluster {
 
 /** A client of `server` with {@link BENCH_RATE_LIMIT}. */
 export async function benchClient(server: ApiServer): Promise<Client> {
-  const c = await clientFromKubeconfig(server.kubeconfig, { rateLimit: BENCH_RATE_LIMIT });
+  const c = await connect({ kubeconfigYaml: server.kubeconfig, rateLimit: BENCH_RATE_LIMIT });
   if (E.isLeft(c)) throw new Error(`Cannot build a client: ${c.left.message}`);
   return c.right;
 }

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { startManager } from "../../../lib/manager/start_manager.ts";
+import { startManager } from "../../../mod.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import {
   benchClient,

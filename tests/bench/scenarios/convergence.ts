@@ -12,10 +12,7 @@
  *
  * @module
  */
-import type { KubeObject } from "../../../lib/core/object.ts";
-import type { Client } from "../../../lib/client/client_types.ts";
-import { ownerReference } from "../../../lib/reconcile/owner_reference.ts";
-import { startManager } from "../../../lib/manager/start_manager.ts";
+import { type Client, type KubeObject, ownerReference, startManager } from "../../../mod.ts";
 import { createLineDecoder } from "../../../lib/watch/create_line_decoder.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import { podSetStatus } from "../../../controllers/podset/podset_status.ts";

@@ -8,9 +8,7 @@
  *
  * @module
  */
-import { createClient } from "../../../lib/client/create_client.ts";
-import { startManager } from "../../../lib/manager/start_manager.ts";
-import { stripManagedFields } from "../../../lib/store/strip_managed_fields.ts";
+import { createClient, startManager, stripManagedFields } from "../../../mod.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import { BENCH_RATE_LIMIT } from "./_harness.ts";
 

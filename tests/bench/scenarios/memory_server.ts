@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { KubeObject } from "../../../lib/core/object.ts";
-import { startApiServer } from "../../../lib/apiserver/server.ts";
+import type { KubeObject } from "../../../mod.ts";
+import { startApiServer } from "../../../lib/apiserver/mod.ts";
 import { createObject, updateObject } from "../../../lib/apiserver/object_write.ts";
 import { podSetCrd } from "../../../controllers/podset/mod.ts";
 

@@ -10,11 +10,8 @@
  *
  * @module
  */
-import { E, type Subscription } from "../../../lib/deps.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
-import type { Client } from "../../../lib/client/client_types.ts";
-import { informers } from "../../../lib/informer/informers.ts";
-import { startManager } from "../../../lib/manager/start_manager.ts";
+import type { Subscription } from "../../../lib/deps.ts";
+import { type Client, createInformers, E, type KubeObject, startManager } from "../../../mod.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import {
   benchClient,
@@ -75,7 +72,7 @@ export async function reactionLatencyScenario(sizes: Sizes, samples: number): Pr
       committed.set(e.object.metadata.name!, performance.now());
     }
   });
-  const baseInf = informers(client).informer(POD, { namespace: BASE_NS });
+  const baseInf = createInformers(client).informer(POD, { namespace: BASE_NS });
   const sub: Subscription = baseInf.deltas$.subscribe((d) => {
     if (d.type === "Added") delivered.get(d.object.metadata!.name!)?.(performance.now());
   });

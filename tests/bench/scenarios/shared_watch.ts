@@ -5,10 +5,7 @@
  *
  * @module
  */
-import { E } from "../../../lib/deps.ts";
-import { controller } from "../../../lib/controller/controller_spec.ts";
-import { labelsOrAnnotationsChanged } from "../../../lib/controller/triggers.ts";
-import { startManager } from "../../../lib/manager/start_manager.ts";
+import { controller, E, labelsOrAnnotationsChanged, startManager } from "../../../mod.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import {
   benchClient,

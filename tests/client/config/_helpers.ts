@@ -1,7 +1,6 @@
 /** Shared helpers for the client/config tests. */
 import assert from "node:assert/strict";
-import type { Either } from "../../../lib/deps.ts";
-import type { ConfigError } from "../../../lib/client/config/mod.ts";
+import type { ConfigError, Either } from "../../../mod.ts";
 
 /** The right value, or a failed assertion showing the error message. */
 export function unwrap<T>(e: Either<ConfigError, T>): T {

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  type Auth,
-  createAuthProvider,
-  type ExecConfig,
-  type RunCommand,
-  Secret,
-} from "../../../lib/client/config/mod.ts";
+import { createAuthProvider } from "../../../lib/client/config/create_auth_provider.ts";
 import { assertNoSecret, tempFiles, unwrap, unwrapLeft } from "./_helpers.ts";
+import { type Auth, type ExecConfig, type RunCommand, Secret } from "../../../mod.ts";
 
 const v1 = "client.authentication.k8s.io/v1";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { createHttpClient, Secret } from "../../../lib/client/config/mod.ts";
+import { createHttpClient } from "../../../lib/client/config/create_http_client.ts";
 import { fixture, unwrap, unwrapLeft } from "./_helpers.ts";
+import { Secret } from "../../../mod.ts";
 
 async function withTlsServer(fn: (url: string) => Promise<void>): Promise<void> {
   const ac = new AbortController();

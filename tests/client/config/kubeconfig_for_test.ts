@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { kubeconfigFor, loadKubeconfig } from "../../../lib/client/config/mod.ts";
+import { kubeconfigFor } from "../../../lib/client/config/kubeconfig_for.ts";
 import { fixture, tempFiles, unwrap } from "./_helpers.ts";
+import { loadKubeconfig } from "../../../mod.ts";
 
 Deno.test("kubeconfigFor() renders a config loadKubeconfig() resolves back", async () => {
   const yaml = kubeconfigFor({

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  createAuthProvider,
-  loadInClusterConfig,
-  serviceAccountDir,
-} from "../../../lib/client/config/mod.ts";
+import { createAuthProvider } from "../../../lib/client/config/create_auth_provider.ts";
+import { serviceAccountDir } from "../../../lib/client/config/load_in_cluster_config.ts";
 import { assertNoSecret, fixture, tempFiles, unwrap, unwrapLeft } from "./_helpers.ts";
+import { loadInClusterConfig } from "../../../mod.ts";
 
 const env = { KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };
 

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  kubeconfigFor,
-  kubeconfigPaths,
-  loadKubeconfig,
-  readKubeconfigs,
-} from "../../../lib/client/config/mod.ts";
+import { kubeconfigFor } from "../../../lib/client/config/kubeconfig_for.ts";
+import { kubeconfigPaths, readKubeconfigs } from "../../../lib/client/config/read_kubeconfigs.ts";
 import {
   assertNoSecret,
   b64,
@@ -14,6 +10,7 @@ import {
   unwrap,
   unwrapLeft,
 } from "./_helpers.ts";
+import { loadKubeconfig } from "../../../mod.ts";
 
 const one = (name: string, server: string, extra = "") => `
 clusters: [{name: ${name}, cluster: {server: "${server}"}}]

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { type Kubeconfig, mergeKubeconfigs } from "../../../lib/client/config/mod.ts";
+import type { Kubeconfig } from "../../../lib/client/config/types.ts";
+import { mergeKubeconfigs } from "../../../lib/client/config/merge_kubeconfigs.ts";
 
 const named = (source: string, names: string[], key: string) =>
   names.map((name, i) => ({ name, value: { cluster: `${source}` }, source, path: `${key}[${i}]` }));

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { kubeconfigFor, parseKubeconfig } from "../../../lib/client/config/mod.ts";
+import { kubeconfigFor } from "../../../lib/client/config/kubeconfig_for.ts";
+import { parseKubeconfig } from "../../../lib/client/config/parse_kubeconfig.ts";
 import { assertNoSecret, b64, unwrap, unwrapLeft } from "./_helpers.ts";
 
-const src = "/home/u/.kube/config";
+const src = "/home/u/.kube/config"; // outside-path-ok: a name in error messages, never read
 
 Deno.test("parseKubeconfig() reads clusters, users and contexts with their origins", () => {
   const k = unwrap(parseKubeconfig(

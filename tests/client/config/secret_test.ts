@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { Secret } from "../../../lib/client/config/mod.ts";
+import { Secret } from "../../../mod.ts";
 
 Deno.test("Secret prints as <redacted> through JSON, inspect, String and templates", () => {
   fc.assert(

@@ -1,10 +1,8 @@
 /** Test helpers: arbitraries for PodSets and pods, and a tiny pure server model. */
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import type { DeepReadonly } from "../../../lib/store/deep_readonly.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
+import { type DeepReadonly, formatTime, type Plan } from "../../../mod.ts";
 import type { Pod, PodSet, PodSetStatus } from "../../../controllers/podset/types.ts";
-import { formatTime } from "../../../lib/core/time.ts";
 
 export const UID = "ps-uid";
 export const NS = "default";

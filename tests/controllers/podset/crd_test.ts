@@ -8,10 +8,9 @@ import {
   type SchemaProps,
   structuralErrors,
 } from "../../../lib/apiserver/schema/mod.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
+import { type KubeObject, worldFromObjects } from "../../../mod.ts";
 import { reconcilePodSet } from "../../../controllers/podset/reconcile.ts";
 import type { Pod, PodSet } from "../../../controllers/podset/types.ts";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
 
 const version = podSetCrd.spec.versions[0];
 const schema = version.schema?.openAPIV3Schema as SchemaProps;

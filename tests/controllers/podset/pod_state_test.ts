@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import {
   isPodFinished,
-  isPodReady,
   isPodTerminating,
   podDeletionOrder,
 } from "../../../controllers/podset/pod_state.ts";
 import { podsArb } from "./_model.ts";
+import { isPodReady } from "../../../mod.ts";
 
 Deno.test("podDeletionOrder() is a total order (antisymmetric, transitive, zero only for equal names)", () => {
   fc.assert(

@@ -6,16 +6,15 @@ import {
   type PodSetWorld,
   reconcilePodSet,
 } from "../../../controllers/podset/reconcile.ts";
-import type { Reconciler } from "../../../lib/reconcile/reconciler.ts";
 import {
-  isPodFinished,
+  type Condition,
   isPodReady,
-  podDeletionOrder,
-} from "../../../controllers/podset/pod_state.ts";
+  type Plan,
+  type Reconciler,
+  worldFromObjects,
+} from "../../../mod.ts";
+import { isPodFinished, podDeletionOrder } from "../../../controllers/podset/pod_state.ts";
 import type { Pod, PodSet } from "../../../controllers/podset/types.ts";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
-import type { Condition } from "../../../lib/reconcile/set_condition.ts";
 import {
   applyPlan,
   type DeleteMode,

@@ -1,13 +1,7 @@
 /** Test helpers: a started embedded cluster, a client, and event-driven waiting. */
-import { E, firstValueFrom, rx } from "../../../lib/deps.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
-import { clientFromKubeconfig } from "../../../lib/client/connect.ts";
-import type { Client } from "../../../lib/client/client_types.ts";
-import {
-  type Cluster,
-  type ClusterOptions,
-  startCluster,
-} from "../../../controllers/workloads/start_cluster.ts";
+import { firstValueFrom, rx } from "../../../lib/deps.ts";
+import { type Client, connect, E, type KubeObject } from "../../../mod.ts";
+import { type Cluster, type ClusterOptions, startCluster } from "../../../lib/apiserver/mod.ts";
 
 /** A cluster and a client of its own. */
 export interface TestCluster {
@@ -32,7 +26,7 @@ export async function withCluster(
     ...options,
     simulation: { nodes: 3, podStartDelayMs: 0, kubeletDelayMs: 0, ...options.simulation },
   });
-  const c = await clientFromKubeconfig(cluster.kubeconfig);
+  const c = await connect({ kubeconfigYaml: cluster.kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   const client = c.right;
   const t: TestCluster = {

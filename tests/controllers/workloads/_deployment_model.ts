@@ -1,8 +1,6 @@
 /** Test helpers: a pure model of the server plus ReplicaSet controller under a Deployment. */
 import assert from "node:assert/strict";
-import { formatTime } from "../../../lib/core/time.ts";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
+import { formatTime, type Plan, worldFromObjects } from "../../../mod.ts";
 import {
   type Deployment,
   reconcileDeployment,

@@ -4,8 +4,7 @@
  * replaces the primary's), then kubelets move pods one step on.
  */
 import assert from "node:assert/strict";
-import { formatTime } from "../../../lib/core/time.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
+import { formatTime, type Plan } from "../../../mod.ts";
 import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 
 /** A primary (any kind) and its pods. */

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { E, TestScheduler } from "../../../lib/deps.ts";
-import { controller } from "../../../lib/controller/controller_spec.ts";
-import { scaledClock } from "../../../controllers/workloads/cluster_clock.ts";
+import { TestScheduler } from "../../../lib/deps.ts";
+import { controller, E, worldFromObjects } from "../../../mod.ts";
+import { scaledClock } from "../../../lib/apiserver/mod.ts";
 import { onClock } from "../../../controllers/workloads/on_clock.ts";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
 import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 import {
   reconcileReplicationController,

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import { E } from "../../../lib/deps.ts";
-import { startApiServer } from "../../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../../lib/client/connect.ts";
-import { startManager } from "../../../lib/manager/start_manager.ts";
-import { workloadControllers } from "../../../controllers/workloads/mod.ts";
+import { connect, E, startManager } from "../../../mod.ts";
+import { startApiServer, workloadControllers } from "../../../lib/apiserver/mod.ts";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
 
 const MANIFEST = JSON.stringify({
@@ -27,7 +24,7 @@ Deno.test({
     const server = await startApiServer({
       simulation: { nodes: 2, podStartDelayMs: 0, kubeletDelayMs: 0 },
     });
-    const client = await clientFromKubeconfig(server.kubeconfig);
+    const client = await connect({ kubeconfigYaml: server.kubeconfig });
     if (E.isLeft(client)) throw new Error(client.left.message);
     const manager = await startManager({
       client: client.right,

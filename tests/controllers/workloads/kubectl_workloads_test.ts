@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
-import { startCluster } from "../../../controllers/workloads/start_cluster.ts";
+import { startCluster } from "../../../lib/apiserver/mod.ts";
 
 const yaml = (...objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join("\n");
 const container = (image: string) => ({

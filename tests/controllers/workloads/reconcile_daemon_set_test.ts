@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
+import { type Plan, worldFromObjects } from "../../../mod.ts";
 import {
   type Node,
   reconcileDaemonSet,

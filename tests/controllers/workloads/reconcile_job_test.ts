@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
+import { type Plan, worldFromObjects } from "../../../mod.ts";
 import { reconcileJob } from "../../../controllers/workloads/reconcile_job.ts";
 import { completionIndexOf, type Job } from "../../../controllers/workloads/job_progress.ts";
 import type { Pod } from "../../../controllers/workloads/pod_facts.ts";

@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { formatTime } from "../../../lib/core/time.ts";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
+import { formatTime, isPodReady, type Plan, worldFromObjects } from "../../../mod.ts";
 import {
   reconcileReplicaSet,
   type ReplicaSet,
 } from "../../../controllers/workloads/reconcile_replica_set.ts";
-import { isPodReady, type Pod } from "../../../controllers/workloads/pod_facts.ts";
+import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 
 const UID = "rs-uid";
 const RUNS = { numRuns: 300 };

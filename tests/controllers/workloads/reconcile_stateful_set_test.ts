@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import type { Plan } from "../../../lib/reconcile/plan.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
+import { type KubeObject, type Plan, worldFromObjects } from "../../../mod.ts";
 import { reconcileStatefulSet } from "../../../controllers/workloads/reconcile_stateful_set.ts";
 import {
   ordinalOf,

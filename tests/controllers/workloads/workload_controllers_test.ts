@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
-import { E, firstValueFrom, rx } from "../../../lib/deps.ts";
-import type { KubeObject } from "../../../lib/core/object.ts";
-import { startApiServer } from "../../../lib/apiserver/server.ts";
-import { clientFromKubeconfig } from "../../../lib/client/connect.ts";
-import type { Client } from "../../../lib/client/client_types.ts";
-import { type Manager, startManager } from "../../../lib/manager/start_manager.ts";
+import { firstValueFrom, rx } from "../../../lib/deps.ts";
+import {
+  type Client,
+  connect,
+  E,
+  type KubeObject,
+  type Manager,
+  startManager,
+} from "../../../mod.ts";
+import { startApiServer, workloadControllers } from "../../../lib/apiserver/mod.ts";
 import {
   type Deployment,
   POD_TEMPLATE_HASH_LABEL,
   type ReplicaSet,
-  workloadControllers,
 } from "../../../controllers/workloads/mod.ts";
 import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 
@@ -17,7 +20,7 @@ const NS = "default";
 const deployments = { apiVersion: "apps/v1", kind: "Deployment" };
 
 async function newClient(kubeconfig: string): Promise<Client> {
-  const c = await clientFromKubeconfig(kubeconfig);
+  const c = await connect({ kubeconfigYaml: kubeconfig });
   if (E.isLeft(c)) throw new Error(c.left.message);
   return c.right;
 }

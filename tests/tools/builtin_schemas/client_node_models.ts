@@ -11,6 +11,7 @@
  */
 // deno-lint-ignore no-import-prefix
 import * as clientNode from "npm:@kubernetes/client-node@2.0.1";
+import { testLockFlag } from "../../_test_lock.ts";
 
 /** The client-node package this generator reads. */
 export const CLIENT_NODE = "npm:@kubernetes/client-node@2.0.1";
@@ -88,7 +89,7 @@ export async function modelClasses(names: readonly string[]): Promise<Map<string
   if (!names.length) return out;
   const specs = [...new Set(names)].sort().map((m) => `${CLIENT_NODE}/dist/gen/models/${m}.d.ts`);
   const run = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", ...specs],
+    args: ["doc", testLockFlag, "--json", ...specs],
     stdout: "piped",
     stderr: "piped",
   }).output();

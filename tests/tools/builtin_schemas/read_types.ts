@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { testLockFlag } from "../../_test_lock.ts";
 
 /** The kubernetes-types package this generator reads. */
 export const KUBERNETES_TYPES = "npm:kubernetes-types@1.30.0";
@@ -135,7 +136,7 @@ function toType(t: DocNode, file: string, where: string): TsType {
 /** Runs `deno doc --json` on one declaration file of the package. */
 async function docNodes(file: string): Promise<DocNode[]> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", `${KUBERNETES_TYPES}/${file}.d.ts`],
+    args: ["doc", testLockFlag, "--json", `${KUBERNETES_TYPES}/${file}.d.ts`],
     stdout: "piped",
     stderr: "piped",
   }).output();
