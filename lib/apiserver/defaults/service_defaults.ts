@@ -180,7 +180,7 @@ const sameIPs = (a: Obj, b: Obj) => {
  * ```ts
  * import { prepareServiceUpdate } from "./service_defaults.ts";
  * const old = { spec: { type: "ClusterIP", clusterIP: "10.96.0.10", clusterIPs: ["10.96.0.10"] } };
- * const svc = { spec: { type: "ClusterIP" } };
+ * const svc: { spec: Record<string, unknown> } = { spec: { type: "ClusterIP" } };
  * prepareServiceUpdate(svc, old, { clusterIPs: new Set(), nodePorts: new Set() });
  * svc.spec.clusterIPs; // ["10.96.0.10"]
  * ```
