@@ -18,7 +18,7 @@ import {
   readBodyBytes,
   statusResponse,
 } from "./http_util.ts";
-import { decodeKubeProtobuf } from "./protobuf.ts";
+import { decodeKubeProtobuf } from "./protobuf/mod.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext } from "./context.ts";
 import {
@@ -81,8 +81,17 @@ function respond(r: WriteResult, status?: number): Response {
   return rawJson(objectJson(r.object), status ?? (r.created ? 201 : 200), headers);
 }
 
-async function body(req: Request): Promise<unknown> {
+/** A JSON or YAML body, or a Kubernetes protobuf one (create and update of built-ins). */
+async function body(req: Request, allowProtobuf = false): Promise<unknown> {
   const type = contentTypeOf(req);
+  if (allowProtobuf && type === protobuf) {
+    try {
+      return await decodeKubeProtobuf(await readBodyBytes(req));
+    } catch (e) {
+      if (e instanceof ApiFailure) throw e;
+      unsupported(["application/json", "application/yaml"], (e as Error).message);
+    }
+  }
   return decodeBody(await readBody(req), type);
 }
 
@@ -95,20 +104,10 @@ export async function handleCreate(
 ): Promise<Response> {
   const type = contentTypeOf(req);
   const opts = writeOptions(req);
-  if (type === protobuf) {
-    let decoded: unknown;
-    try {
-      decoded = decodeKubeProtobuf(await readBodyBytes(req));
-    } catch (e) {
-      if (e instanceof ApiFailure) throw e;
-      unsupported(["application/json", "application/yaml"], (e as Error).message);
-    }
-    return respond(createObject(ctx, info, namespace, decoded, opts));
-  }
-  if (type !== "application/json" && type !== "application/yaml") {
+  if (type !== "application/json" && type !== "application/yaml" && type !== protobuf) {
     unsupported(["application/json", "application/yaml", protobuf]);
   }
-  return respond(createObject(ctx, info, namespace, await body(req), opts));
+  return respond(createObject(ctx, info, namespace, await body(req, !info.isCustom), opts));
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";
@@ -132,7 +131,7 @@ export async function handleUpdate(
   subresource: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  const value = await body(req);
+  const value = await body(req, !info.isCustom);
   if (subresource === "scale") {
     const current = present(info, getStored(ctx, info, namespace, name));
     const next = withScale(info, current, value);
