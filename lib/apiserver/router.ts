@@ -16,7 +16,7 @@ import {
   apiVersions,
   serverVersion,
 } from "./discovery.ts";
-import { openApiV2 } from "./openapi.ts";
+import { createOpenApiV2 } from "./openapi_v2.ts";
 import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
 import { handleGet, handleList } from "./handle_read.ts";
@@ -63,6 +63,7 @@ const methodNotAllowed = (): never => {
 /** Creates the request handler. */
 export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   const openApiV3 = createOpenApiV3(ctx);
+  const openApiV2 = createOpenApiV2(ctx);
   async function route(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -74,7 +75,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       }
       if (path === "/api") return json(apiVersions(opts.address));
       if (path === "/apis") return json(apiGroupList(ctx.registry));
-      if (path === "/openapi/v2") return openApiV2(req.headers.get("accept"));
+      if (path === "/openapi/v2") return openApiV2(req);
       if (path === "/openapi/v3" || path.startsWith("/openapi/v3/")) return openApiV3(req, path);
       if (parts[0] === "apis" && parts.length === 2) {
         const g = apiGroup(ctx.registry, parts[1]);
