@@ -280,6 +280,15 @@ export {
   type StringOptions,
   t,
 } from "./lib/reconcile/schema_builder.ts";
+export {
+  type CrdOptions,
+  type CrdVersionOptions,
+  customResourceDefinition,
+  pluralOf,
+  type PrinterColumn,
+  resourceSchema,
+  type ScaleSubresource,
+} from "./lib/crd/custom_resource_definition.ts";
 
 // Applying plans, and events.
 export {
@@ -303,8 +312,11 @@ export {
   controller,
   type ControllerSpec,
   type Kind,
+  type OpType,
   type WatchTrigger,
+  type WriteDeclaration,
 } from "./lib/controller/controller_spec.ts";
+export { undeclaredWrite, verbOfOp } from "./lib/controller/check_writes.ts";
 export {
   type ControllerDeps,
   type ReconcileRecord,

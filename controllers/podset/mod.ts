@@ -36,6 +36,10 @@ export const podSetController = controller<PodSet, PodSetWorld>({
   name: "podset",
   for: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND },
   owns: [pods],
+  writes: [
+    { resource: pods, ops: ["create", "delete"] },
+    { resource: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND }, ops: ["status"] },
+  ],
   world: (cache) => ({
     pods: worldFromStore(cache.store(pods), { ownerIndex: "controller" }) as unknown as World<Pod>,
   }),

@@ -11,6 +11,7 @@ import type { StoreReader } from "../store/create_store.ts";
 import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
 import type { EventFilter } from "./triggers.ts";
+import type { Op } from "../reconcile/op.ts";
 
 /** A resource named by apiVersion and kind. */
 export interface Kind {
@@ -28,6 +29,19 @@ export interface CacheView {
 export interface WatchTrigger {
   readonly resource: Kind;
   readonly keys: (obj: DeepReadonly<KubeObject>) => readonly ObjectKey[];
+}
+
+/** The type of a plan op: `create`, `apply`, `patch`, `delete` or `status`. */
+export type OpType = Op["type"];
+
+/**
+ * The writes a controller's plans may make to one kind (any version of its group). The
+ * verbs they need: `create` -> create, `apply` and `patch` -> patch, `delete` -> delete,
+ * `status` -> patch of the `/status` subresource.
+ */
+export interface WriteDeclaration {
+  readonly resource: Kind;
+  readonly ops: readonly OpType[];
 }
 
 /** A controller, as data. */
@@ -62,6 +76,14 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
    * coalescing a burst of child changes into one write (default 100 ms; 0: no wait).
    */
   readonly statusBatchMs?: number;
+  /**
+   * Every write its plans may make, per kind. `kubefold manifests` derives the controller's
+   * least-privilege RBAC from these and from `for` / `owns` / `watches` (list, watch); at run
+   * time a plan with an op outside them is not applied: the reconcile fails, naming the
+   * controller, kind and verb. Default: undeclared (plans unchecked, and `manifests` refuses
+   * to derive RBAC for the controller).
+   */
+  readonly writes?: readonly WriteDeclaration[];
   /** Restricts the primary and children to one namespace (default: all). */
   readonly namespace?: string;
 }

@@ -35,6 +35,7 @@ import type { Plan } from "../reconcile/plan.ts";
 import { formatPlan } from "../apply/format_plan.ts";
 import type { CacheView, ControllerSpec } from "./controller_spec.ts";
 import { ownerKeys, primaryKeys } from "./triggers.ts";
+import { undeclaredWrite } from "./check_writes.ts";
 import { Expectations } from "../apply/expectations.ts";
 import { controllerCaches } from "./controller_caches.ts";
 import { planExpectations } from "../apply/plan_expectations.ts";
@@ -194,6 +195,13 @@ export function runController<P extends HasMetadata, W>(
       if (err.type === "terminal") return;
       if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
       throw new Error(err.message);
+    }
+    // A plan outside the declared writes would need RBAC the manifests do not grant.
+    const undeclared = undeclaredWrite(spec.name, spec.writes, planned.right);
+    if (undeclared) {
+      rlog.error("plan outside the declared writes", { error: undeclared });
+      record("error", 0, undeclared);
+      return;
     }
     const held: { plan: Plan; retryAfterMs?: number } = deps.dryRun || spec.deferStatus === false
       ? { plan: planned.right }
