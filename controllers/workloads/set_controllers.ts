@@ -17,6 +17,7 @@ import { reconcileStatefulSet, type StatefulSetWorld } from "./reconcile_statefu
 import { ordinalOf, type PersistentVolumeClaim, type StatefulSet } from "./stateful_set_pods.ts";
 import { type DaemonSetWorld, type Node, reconcileDaemonSet } from "./reconcile_daemon_set.ts";
 import type { DaemonSet } from "./daemon_pods.ts";
+import type { ControllerRevision } from "./controller_history.ts";
 import {
   reconcileReplicationController,
   type ReplicationController,
@@ -27,6 +28,7 @@ const claims = { apiVersion: "v1", kind: "PersistentVolumeClaim" };
 const statefulSets = { apiVersion: "apps/v1", kind: "StatefulSet" };
 const daemonSets = { apiVersion: "apps/v1", kind: "DaemonSet" };
 const nodes = { apiVersion: "v1", kind: "Node" };
+const revisions = { apiVersion: "apps/v1", kind: "ControllerRevision" };
 
 /**
  * The StatefulSet controller spec: StatefulSets are primary, pods are owned, and a claim's
@@ -55,7 +57,7 @@ export function statefulSetController(): ControllerSpec<
   return controller<StatefulSet & HasMetadata, StatefulSetWorld>({
     name: "statefulset",
     for: statefulSets,
-    owns: [pods],
+    owns: [pods, revisions],
     watches: [{ resource: claims, keys: (c) => setsOfClaim(c) }],
     statusBatchMs: 0,
     world: (cache) => {
@@ -63,6 +65,7 @@ export function statefulSetController(): ControllerSpec<
       return {
         pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
         claims: worldFromStore(cache.store(claims)) as unknown as World<PersistentVolumeClaim>,
+        revisions: worldFromStore(cache.store(revisions)) as unknown as World<ControllerRevision>,
       };
     },
     reconcile: (set, world, ctx) => reconcileStatefulSet(set, world, ctx),
@@ -84,7 +87,7 @@ export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, D
   return controller<DaemonSet & HasMetadata, DaemonSetWorld>({
     name: "daemonset",
     for: daemonSets,
-    owns: [pods],
+    owns: [pods, revisions],
     watches: [{ resource: nodes, keys: () => sets?.keys() ?? [] }],
     statusBatchMs: 0,
     world: (cache) => {
@@ -92,6 +95,7 @@ export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, D
       return {
         pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
         nodes: worldFromStore(cache.store(nodes)) as unknown as World<Node>,
+        revisions: worldFromStore(cache.store(revisions)) as unknown as World<ControllerRevision>,
       };
     },
     reconcile: (ds, world, ctx) => reconcileDaemonSet(ds, world, ctx),

@@ -222,6 +222,20 @@ const specs: Spec[] = [
     columns: workloadKindColumns.daemonsets,
   },
   {
+    gv: "apps/v1",
+    plural: "controllerrevisions",
+    kind: "ControllerRevision",
+    columns: [
+      col("Controller", (o) => {
+        const owner = o.metadata?.ownerReferences?.find((r) => r.controller);
+        if (!owner) return "<none>";
+        const group = owner.apiVersion.includes("/") ? owner.apiVersion.split("/")[0] : "";
+        return `${owner.kind.toLowerCase()}${group ? `.${group}` : ""}/${owner.name}`;
+      }),
+      col("Revision", (o) => Number(at(o, "revision") ?? 0), "integer"),
+    ],
+  },
+  {
     gv: "batch/v1",
     plural: "jobs",
     kind: "Job",

@@ -35,6 +35,17 @@ export function kindRules(group: string, kind: string): Rule | undefined {
     rules.push((obj, old) => workloadErrors(kind as WorkloadKind, obj, old));
   }
   if (group === "" && kind === "Service") rules.push(serviceErrors);
+  if (group === "apps" && kind === "ControllerRevision") {
+    rules.push((obj) => {
+      const o = obj as { data?: unknown; revision?: unknown };
+      return [
+        ...(o.data === undefined || o.data === null
+          ? [required("data", "data is mandatory")]
+          : []),
+        ...nonNegative("revision", o.revision),
+      ];
+    });
+  }
   const immutable = immutableFieldRules(group, kind);
   if (immutable) rules.push((obj, old) => (old ? immutable(obj, old) : []));
   if (rules.length === 0) return undefined;
