@@ -12,6 +12,7 @@ import { kindDefaults } from "./defaults/kind_defaults.ts";
 import { immutableFieldRules } from "./validation/immutable_rules.ts";
 import { serviceErrors } from "./validation/service_rules.ts";
 import { workloadErrors, type WorkloadKind } from "./validation/workload_rules.ts";
+import { nonNegative, required } from "./validation/field_errors.ts";
 
 type Rule = (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
 
@@ -39,9 +40,7 @@ export function kindRules(group: string, kind: string): Rule | undefined {
     rules.push((obj) => {
       const o = obj as { data?: unknown; revision?: unknown };
       return [
-        ...(o.data === undefined || o.data === null
-          ? [required("data", "data is mandatory")]
-          : []),
+        ...(o.data === undefined || o.data === null ? [required("data", "data is mandatory")] : []),
         ...nonNegative("revision", o.revision),
       ];
     });
