@@ -9,7 +9,12 @@
  */
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
-import { defaultClaimSpec, defaultPodOnlySpec, defaultPodTemplate } from "./pod_spec_defaults.ts";
+import {
+  canonicalResourceList,
+  defaultClaimSpec,
+  defaultPodOnlySpec,
+  defaultPodTemplate,
+} from "./pod_spec_defaults.ts";
 import { defaultServiceSpec } from "./service_defaults.ts";
 
 type Obj = Record<string, unknown>;
@@ -209,20 +214,30 @@ const core: Record<string, Defaulter> = {
     });
   },
   Node: (obj) => {
+    if (obj.status === undefined) return;
     const status = rec(obj.status);
     if (status.allocatable === undefined && isPlainObject(status.capacity)) {
       status.allocatable = { ...status.capacity };
-      obj.status = status;
     }
+    for (const k of ["capacity", "allocatable"]) {
+      if (status[k] !== undefined) status[k] = canonicalResourceList(status[k]);
+    }
+    obj.status = status;
+  },
+  ResourceQuota: (obj) => {
+    const spec = rec(obj.spec);
+    if (spec.hard !== undefined) spec.hard = canonicalResourceList(spec.hard);
+    if (obj.spec !== undefined) obj.spec = spec;
   },
   LimitRange: withSpec((spec) => {
     if (spec.limits !== undefined) {
       spec.limits = mapList(spec.limits, (item) => {
         if (item.type !== "Container") return item;
-        const max = rec(item.max), min = rec(item.min);
-        const def = { ...max, ...rec(item.default) };
+        const list = (v: unknown) => rec(canonicalResourceList(v));
+        const max = list(item.max), min = list(item.min);
+        const def = { ...max, ...list(item.default) };
         item.default = def;
-        item.defaultRequest = { ...min, ...def, ...rec(item.defaultRequest) };
+        item.defaultRequest = { ...min, ...def, ...list(item.defaultRequest) };
         return item;
       });
     }

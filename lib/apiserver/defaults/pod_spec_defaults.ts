@@ -5,12 +5,14 @@
  * `core/v1/types.go`): pod spec fields, volumes (a volume without a source becomes
  * `emptyDir: {}`, file modes 0644, token expiry 3600 s), containers (pull policy, termination
  * message, port protocol, `fieldRef.apiVersion: v1`, probe timings, HTTP GET path and
- * scheme, gRPC `service: ""`), and `name: ""` of local object references. Pods alone also
+ * scheme, gRPC `service: ""`, canonical resource quantities), and `name: ""` of local object
+ * references. Pods alone also
  * get `enableServiceLinks`, requests from limits and host ports under host networking.
  *
  * @module
  */
 import { isPlainObject } from "../../core/object.ts";
+import { canonicalQuantity } from "./canonical_quantity.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
@@ -35,6 +37,30 @@ export function defaultPullPolicy(image: unknown): string {
 }
 
 const localRef = (o: Obj): Obj => ({ ...o, name: o.name ?? "" });
+
+/**
+ * A resource list (`requests`, `limits`, `hard`, ...) with every quantity canonical and
+ * rounded up to milli units, as kube-apiserver stores it (`SetDefaults_ResourceList`);
+ * values that are not quantities are left for validation to report.
+ */
+export function canonicalResourceList(list: unknown): unknown {
+  if (!isPlainObject(list)) return list;
+  return Object.fromEntries(
+    Object.entries(list).map(([k, v]) => {
+      const q = typeof v === "string" || typeof v === "number"
+        ? canonicalQuantity(v, { roundUpToMilli: true })
+        : undefined;
+      return [k, q ?? v];
+    }),
+  );
+}
+
+function resources(r: Obj): Obj {
+  for (const k of ["limits", "requests"]) {
+    if (r[k] !== undefined) r[k] = canonicalResourceList(r[k]);
+  }
+  return r;
+}
 const fieldRef = (o: Obj): Obj => ({ ...o, apiVersion: o.apiVersion || "v1" });
 
 function httpGet(o: Obj): Obj {
@@ -79,6 +105,7 @@ function container(c: Obj): Obj {
     return e;
   });
   for (const k of ["livenessProbe", "readinessProbe", "startupProbe"]) at(c, k, probe);
+  at(c, "resources", resources);
   at(c, "lifecycle", (l) => {
     at(l, "postStart", handler);
     at(l, "preStop", handler);
@@ -101,6 +128,12 @@ const downwardItems = (o: Obj): Obj => {
 /** Per volume source: its defaults. */
 const volumeSources: Readonly<Record<string, (o: Obj) => Obj>> = {
   hostPath: (o) => ({ ...o, type: o.type ?? "" }),
+  emptyDir: (o) => {
+    const q = typeof o.sizeLimit === "string" || typeof o.sizeLimit === "number"
+      ? canonicalQuantity(o.sizeLimit)
+      : undefined;
+    return q === undefined ? o : { ...o, sizeLimit: q };
+  },
   secret: withMode,
   configMap: (o) => localRef(withMode(o)),
   downwardAPI: (o) => downwardItems(withMode(o)),
@@ -151,6 +184,7 @@ const volumeSources: Readonly<Record<string, (o: Obj) => Obj>> = {
 export function defaultClaimSpec(given: unknown): Obj {
   const spec = rec(given);
   spec.volumeMode ??= "Filesystem";
+  at(spec, "resources", resources);
   return spec;
 }
 

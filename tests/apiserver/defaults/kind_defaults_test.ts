@@ -211,7 +211,7 @@ const cases: Case[] = [
       spec: {
         containers: [container("nginx", {
           env: [{ name: "NODE", valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } }],
-          resources: { limits: { cpu: "1" } },
+          resources: { limits: { cpu: "0.5", memory: "1024Mi" } },
           readinessProbe: { httpGet: { port: 80 } },
           volumeMounts: [{ name: "scratch", mountPath: "/tmp" }],
         })],
@@ -225,7 +225,11 @@ const cases: Case[] = [
             name: "NODE",
             valueFrom: { fieldRef: { apiVersion: "v1", fieldPath: "spec.nodeName" } },
           }],
-          resources: { limits: { cpu: "1" }, requests: { cpu: "1" } },
+          // Quantities canonical (SetDefaults_ResourceList), requests from limits.
+          resources: {
+            limits: { cpu: "500m", memory: "1Gi" },
+            requests: { cpu: "500m", memory: "1Gi" },
+          },
           readinessProbe: {
             httpGet: { path: "/", port: 80, scheme: "HTTP" },
             failureThreshold: 3,
