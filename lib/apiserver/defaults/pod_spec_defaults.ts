@@ -25,7 +25,16 @@ const at = (o: Obj, key: string, f: (o: Obj) => Obj) => {
 /** Default file mode of secret, configMap, downwardAPI and projected volumes (0644). */
 export const DEFAULT_VOLUME_MODE = 0o644;
 
-/** `Always` for `:latest` or an image with neither tag nor digest, else `IfNotPresent`. */
+/**
+ * `Always` for `:latest` or an image with neither tag nor digest, else `IfNotPresent`.
+ *
+ * @example
+ * ```ts
+ * import { defaultPullPolicy } from "./pod_spec_defaults.ts";
+ * defaultPullPolicy("nginx"); // "Always"
+ * defaultPullPolicy("nginx:1.27"); // "IfNotPresent"
+ * ```
+ */
 export function defaultPullPolicy(image: unknown): string {
   if (typeof image !== "string") return "IfNotPresent";
   const at = image.indexOf("@");
@@ -42,6 +51,12 @@ const localRef = (o: Obj): Obj => ({ ...o, name: o.name ?? "" });
  * A resource list (`requests`, `limits`, `hard`, ...) with every quantity canonical and
  * rounded up to milli units, as kube-apiserver stores it (`SetDefaults_ResourceList`);
  * values that are not quantities are left for validation to report.
+ *
+ * @example
+ * ```ts
+ * import { canonicalResourceList } from "./pod_spec_defaults.ts";
+ * canonicalResourceList({ cpu: "0.5", memory: "1024Mi" }); // { cpu: "500m", memory: "1Gi" }
+ * ```
  */
 export function canonicalResourceList(list: unknown): unknown {
   if (!isPlainObject(list)) return list;
@@ -180,7 +195,17 @@ const volumeSources: Readonly<Record<string, (o: Obj) => Obj>> = {
   },
 };
 
-/** PersistentVolumeClaimSpec: `volumeMode: Filesystem`. */
+/**
+ * A PersistentVolumeClaimSpec with its defaults: `volumeMode: Filesystem`, canonical requests
+ * and limits.
+ *
+ * @example
+ * ```ts
+ * import { defaultClaimSpec } from "./pod_spec_defaults.ts";
+ * defaultClaimSpec({ resources: { requests: { storage: "1024Mi" } } });
+ * // { resources: { requests: { storage: "1Gi" } }, volumeMode: "Filesystem" }
+ * ```
+ */
 export function defaultClaimSpec(given: unknown): Obj {
   const spec = rec(given);
   spec.volumeMode ??= "Filesystem";

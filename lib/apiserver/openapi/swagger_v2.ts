@@ -15,7 +15,17 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 const v3Ref = "#/components/schemas/";
 
-/** A v3 schema as a v2 schema (recursively). */
+/**
+ * A v3 schema as a v2 schema (recursively): `#/definitions/` references, described
+ * references as plain `$ref`s, int-or-string as `type: string`.
+ *
+ * @example
+ * ```ts
+ * import { schemaToV2 } from "./swagger_v2.ts";
+ * schemaToV2({ description: "d", allOf: [{ $ref: "#/components/schemas/a.B" }] });
+ * // { description: "d", $ref: "#/definitions/a.B" }
+ * ```
+ */
 export function schemaToV2(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(schemaToV2);
   if (!isObj(schema)) return schema;

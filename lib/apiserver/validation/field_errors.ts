@@ -3,6 +3,16 @@
  * the detail text after the field path, with the bad value already rendered (see
  * `go_value.ts`).
  *
+ * @example
+ * ```ts
+ * import { immutable, nonNegative, required } from "./field_errors.ts";
+ * required("spec.selector").detail; // "Required value"
+ * immutable("spec.selector", "v1.LabelSelector{...}").detail;
+ * // "Invalid value: v1.LabelSelector{...}: field is immutable"
+ * nonNegative("spec.replicas", -1)[0].detail;
+ * // "Invalid value: -1: must be greater than or equal to 0"
+ * ```
+ *
  * @module
  */
 import type { FieldError } from "../../core/status.ts";
@@ -45,7 +55,15 @@ export const notSupported = (
 export const immutable = (field: string, value: string): FieldError =>
   invalid(field, value, "field is immutable");
 
-/** kube's `ValidateNonnegativeField` on a number that is set. */
+/**
+ * kube's `ValidateNonnegativeField` on a number that is set.
+ *
+ * @example
+ * ```ts
+ * import { nonNegative } from "./field_errors.ts";
+ * nonNegative("spec.replicas", 2); // []
+ * ```
+ */
 export function nonNegative(field: string, value: unknown): FieldError[] {
   return typeof value === "number" && value < 0
     ? [invalid(field, String(value), "must be greater than or equal to 0")]

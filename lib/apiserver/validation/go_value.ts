@@ -11,7 +11,15 @@ import { goString } from "../apply/_go_json.ts";
 
 const compareBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Go's `%q` of a string (what `strconv.Quote` writes for printable text). */
+/**
+ * Go's `%q` of a string (what `strconv.Quote` writes for printable text).
+ *
+ * @example
+ * ```ts
+ * import { goQuote } from "./go_value.ts";
+ * goQuote('say "hi" <b>'); // '"say \"hi\" <b>"'
+ * ```
+ */
 export function goQuote(s: string): string {
   return goString(s).replace(/\\u003c/g, "<").replace(/\\u003e/g, ">").replace(/\\u0026/g, "&");
 }
