@@ -120,7 +120,8 @@ function container(c: Obj): Obj {
     return e;
   });
   for (const k of ["livenessProbe", "readinessProbe", "startupProbe"]) at(c, k, probe);
-  at(c, "resources", resources);
+  // A non-pointer struct: Go always writes it, so kube-apiserver answers `resources: {}`.
+  c.resources = resources(isPlainObject(c.resources) ? { ...c.resources } : {});
   at(c, "lifecycle", (l) => {
     at(l, "postStart", handler);
     at(l, "preStop", handler);
