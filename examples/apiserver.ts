@@ -8,8 +8,16 @@
  * @module
  */
 import { startApiServer } from "../lib/apiserver/mod.ts";
+import { parseFlags } from "./_flags.ts";
 
-const demoOnly = Deno.args.includes("--demo-only");
+const usage = `usage: deno run -A examples/apiserver.ts [--demo-only]
+
+Starts kubefold's embedded API server, installs a CRD and a custom resource, then serves
+kubectl until Ctrl-C.
+  --demo-only   run the story and exit (0 when it passed)`;
+const demoOnly = parseFlags("apiserver", Deno.args, { "--demo-only": "boolean" }, usage)[
+  "--demo-only"
+] === true;
 const t0 = performance.now();
 const server = await startApiServer();
 const kubeconfig = await Deno.makeTempFile({ prefix: "kubefold-", suffix: ".yaml" });

@@ -15,13 +15,24 @@
  */
 import { connect, E, type KubeObject } from "../mod.ts";
 import { scaledClock, startCluster } from "../lib/apiserver/mod.ts";
-import { parseCliArgs } from "../lib/apiserver/cli.ts";
+import { cliFlagsHelp, parseCliArgs } from "../lib/apiserver/cli.ts";
 
+const usage = `usage: deno task cluster [--demo-only] [--port N] [--host ADDR] [--kubeconfig PATH]
+                           [--data-dir DIR] [--tls [--token TOKEN]] [--nodes N]
+
+Runs the embedded API server with the workload controllers, for kubectl.
+  --demo-only        tour a rollout, a Service, a StatefulSet, Jobs and a CronJob on a
+                     virtual clock, then exit (0: every step passed)
+${cliFlagsHelp}`;
 const demoOnly = Deno.args.includes("--demo-only");
 const parsed = parseCliArgs(Deno.args.filter((a) => a !== "--demo-only"));
 if (!parsed.ok) {
-  console.error(`cluster: ${parsed.error} (see deno task apiserver --help)`);
+  console.error(`cluster: ${parsed.error}\n\n${usage}`);
   Deno.exit(2);
+}
+if (parsed.args.help) {
+  console.log(usage);
+  Deno.exit(0);
 }
 const { args } = parsed;
 const t0 = performance.now();
@@ -37,9 +48,16 @@ const cluster = await startCluster({
   tls: args.tls,
   simulation: { nodes: args.nodes ?? 3 },
   ...(clock ? { clock } : {}),
+}).catch((e) => {
+  console.error(`cluster: ${e instanceof Error ? e.message : String(e)}`); // e.g. a taken port
+  Deno.exit(1);
 });
 const connected = await connect({ kubeconfigYaml: cluster.kubeconfig });
-if (E.isLeft(connected)) throw new Error(connected.left.message);
+if (E.isLeft(connected)) {
+  console.error(`cluster: ${connected.left.message}`);
+  await cluster.close();
+  Deno.exit(1);
+}
 const client = connected.right; // the demo's own reads and writes (its own rate limit)
 if (args.kubeconfig) {
   await Deno.writeTextFile(args.kubeconfig, cluster.kubeconfig, { mode: 0o600 });

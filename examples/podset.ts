@@ -6,10 +6,11 @@
  *   deno run -A examples/podset.ts --demo-only      # play the story and exit (0 = every step passed)
  *   deno run -A examples/podset.ts --kubeconfig ~/.kube/config [--context NAME]   # a real cluster
  *   deno run -A examples/podset.ts --verbose        # also print the controller's JSON-lines logs
+ *   deno run -A examples/podset.ts --help           # all flags
  *
  * @module
  */
-import { filter, firstValueFrom, map, merge, timer } from "../lib/deps.ts";
+import { filter, firstValueFrom, map, merge, timer, YAML } from "../lib/deps.ts";
 import {
   type Client,
   connect,
@@ -23,18 +24,39 @@ import {
 } from "../mod.ts";
 import { startApiServer } from "../lib/apiserver/mod.ts";
 import { type PodSet, podSetController, podSetCrd } from "../controllers/podset/mod.ts";
+import { parseFlags } from "./_flags.ts";
 
-const args = Deno.args;
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const demoOnly = args.includes("--demo-only");
-const verbose = args.includes("--verbose");
-const kubeconfigPath = flag("--kubeconfig");
-const context = flag("--context");
-const namespace = flag("--namespace") ?? "default";
-const stepTimeoutMs = Number(flag("--step-timeout-ms") ?? 20_000);
+const usage = `usage: deno run -A examples/podset.ts [--demo-only] [--verbose] [--namespace NS]
+                                    [--kubeconfig PATH [--context NAME]]
+
+The PodSet story: create, scale, self-heal, scale down, garbage-collect, on kubefold's
+embedded API server (3 simulated nodes) unless --kubeconfig names a real cluster.
+  --demo-only           exit after the story: 0 when every step passed, 1 otherwise
+                        (default: keep the controller running for kubectl until Ctrl-C)
+  --verbose             also print the controller's JSON-lines logs
+  --namespace NS        namespace of the story's PodSet (default: default)
+  --kubeconfig PATH     run against the cluster of this kubeconfig (never picked up from
+                        the environment); the PodSet CRD is installed there
+  --context NAME        the kubeconfig context to use (default: its current-context)
+  --step-timeout-ms N   how long each step may take (default: 20000)`;
+const flags = parseFlags("podset", Deno.args, {
+  "--demo-only": "boolean",
+  "--verbose": "boolean",
+  "--namespace": "string",
+  "--kubeconfig": "string",
+  "--context": "string",
+  "--step-timeout-ms": "string",
+}, usage);
+const demoOnly = flags["--demo-only"] === true;
+const verbose = flags["--verbose"] === true;
+const kubeconfigPath = flags["--kubeconfig"] as string | undefined;
+const context = flags["--context"] as string | undefined;
+const namespace = (flags["--namespace"] as string | undefined) ?? "default";
+const stepTimeoutMs = Number(flags["--step-timeout-ms"] ?? 20_000);
+if (!(stepTimeoutMs > 0)) {
+  console.error(`podset: --step-timeout-ms: expected a positive number of ms\n\n${usage}`);
+  Deno.exit(2);
+}
 
 const t0 = performance.now();
 const say = (text: string) =>
@@ -42,24 +64,30 @@ const say = (text: string) =>
 const fail = (text: string): never => {
   throw new Error(text);
 };
+/** Before the story: print the error (no stack trace), release what started, exit 1. */
+let close = async () => {};
+const setupFailed = async (e: unknown): Promise<never> => {
+  console.error(`podset: ${e instanceof Error ? e.message : String(e)}`);
+  await close().catch(() => {});
+  Deno.exit(1);
+};
 
 // 1. A cluster: the embedded API server (default) or a real one (explicit flags only).
-let client: Client;
-let close = async () => {};
+let client!: Client;
 let kubeconfigFile: string | undefined;
 if (kubeconfigPath) {
   const c = await connect({ kubeconfig: kubeconfigPath, ...(context ? { context } : {}) });
-  if (E.isLeft(c)) fail(`Cannot load ${kubeconfigPath}: ${c.left.message}`);
+  if (E.isLeft(c)) await setupFailed(c.left.message);
   client = (c as E.Right<Client>).right;
   say(`using the cluster of ${kubeconfigPath}${context ? ` (context ${context})` : ""}`);
 } else {
-  const server = await startApiServer({ simulation: { nodes: 3 } });
+  const server = await startApiServer({ simulation: { nodes: 3 } }).catch(setupFailed);
+  close = () => server.close();
   kubeconfigFile = await Deno.makeTempFile({ prefix: "kubefold-", suffix: ".yaml" });
   await Deno.writeTextFile(kubeconfigFile, server.kubeconfig, { mode: 0o600 });
   const c = await connect({ kubeconfigYaml: server.kubeconfig });
-  if (E.isLeft(c)) fail(`Cannot use the embedded server's kubeconfig: ${c.left.message}`);
+  if (E.isLeft(c)) await setupFailed(`cannot use the embedded server: ${c.left.message}`);
   client = (c as E.Right<Client>).right;
-  close = () => server.close();
   say(`embedded API server with 3 simulated nodes at ${server.url}`);
 }
 const logger: Logger = verbose ? jsonLogger() : silentLogger;
@@ -69,7 +97,7 @@ const crd = await client.apply(podSetCrd as unknown as KubeObject, {
   fieldManager: "kubefold-example",
   force: true,
 });
-if (E.isLeft(crd)) fail(`Cannot install the PodSet CRD: ${crd.left.message}`);
+if (E.isLeft(crd)) await setupFailed(`cannot install the PodSet CRD: ${crd.left.message}`);
 say("installed CRD podsets.app.example.com");
 
 // 3. The manager with the PodSet controller.
@@ -78,7 +106,7 @@ const manager = await startManager({
   controllers: [podSetController],
   logger,
   healthPort: 0,
-});
+}).catch(setupFailed);
 await manager.ready;
 say(`manager ready (health and metrics at ${manager.healthUrl}/metrics)`);
 
@@ -221,11 +249,23 @@ Deno.addSignalListener("SIGINT", () => resolve());
 Deno.addSignalListener("SIGTERM", () => resolve());
 say("story done; the controller keeps running.");
 if (kubeconfigFile) {
+  // A PodSet without a namespace, so `-n NAME` puts it in any namespace the controller watches.
+  const { namespace: _, ...metadata } = demo(2).metadata;
+  const yaml = YAML.stringify({ ...demo(2), metadata }).trimEnd();
   console.log(
-    `\nTry it with kubectl:\n  export KUBECONFIG=${kubeconfigFile}\n  kubectl apply -f - <<'YAML'`,
+    [
+      "",
+      "Try it with kubectl (for another namespace: kubectl create namespace NAME, then add",
+      "-n NAME to the last two commands):",
+      `  export KUBECONFIG=${kubeconfigFile}`,
+      "  kubectl apply -f - <<'YAML'",
+      yaml,
+      "YAML",
+      "  kubectl get podsets,pods -o wide",
+      "",
+      "Ctrl-C to stop.",
+    ].join("\n"),
   );
-  console.log(JSON.stringify(demo(2), null, 2));
-  console.log("YAML\n  kubectl get podsets,pods -o wide\n\nCtrl-C to stop.");
 }
 await promise;
 keepAlive.unsubscribe();

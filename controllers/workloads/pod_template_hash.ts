@@ -8,12 +8,16 @@ import { hashSuffix } from "../../lib/reconcile/child_names.ts";
 /** The label (and selector key) that tells a Deployment's ReplicaSets apart. */
 export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
 
-/** JSON with object keys sorted and `undefined` members dropped: equal values, equal text. */
+/**
+ * JSON with object keys sorted and `undefined` and `null` members dropped: equal values, equal
+ * text. A `null` member is an absent one, as in Go's decoding of the object (kubectl sends a
+ * template with `creationTimestamp: null`, e.g. on `rollout undo`).
+ */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
+      .filter(([, v]) => v !== undefined && v !== null)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
@@ -21,7 +25,7 @@ function canonical(value: unknown): string {
 }
 
 /**
- * A 10-character hash of a pod template (key order does not matter), in the alphabet of
+ * A 10-character hash of a pod template (key order and `null` members do not matter), in the alphabet of
  * generated names; `collision` (default 0) picks another hash when a name is taken, like a
  * Deployment's `collisionCount`. The `pod-template-hash` label itself is not hashed.
  *

@@ -11,6 +11,7 @@ import type { FieldError } from "../core/status.ts";
 import type { KindHooks, ServerContext } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
+import { containerNameErrors } from "./container_names.ts";
 import { builtinResources } from "./builtin_resources.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { withKindRules } from "./builtin_rules.ts";
@@ -75,7 +76,11 @@ const podHooks: KindHooks = {
     obj.status = { phase: "Pending", qosClass: podQos(obj) };
   },
   validate(obj, old) {
-    return [...validatePodSpec(obj), ...(old ? podSpecChanges(obj, old) : [])];
+    return [
+      ...validatePodSpec(obj),
+      ...containerNameErrors(obj.spec, "spec"),
+      ...(old ? podSpecChanges(obj, old) : []),
+    ];
   },
 };
 
@@ -156,8 +161,21 @@ const serviceHooks: KindHooks = {
 export function builtinHooks(
   resources: readonly ResourceInfo[] = builtinResources(),
 ): Map<string, KindHooks> {
+  const templateNames: KindHooks = {
+    validate: (obj) =>
+      containerNameErrors(
+        isPlainObject(obj.spec) && isPlainObject(obj.spec.template)
+          ? obj.spec.template.spec
+          : undefined,
+        "spec.template.spec",
+      ),
+  };
   const own = new Map<string, KindHooks>([
     ["/namespaces", namespaceHooks],
+    ["apps/deployments", templateNames],
+    ["apps/replicasets", templateNames],
+    ["apps/statefulsets", templateNames],
+    ["apps/daemonsets", templateNames],
     ["/pods", podHooks],
     ["/secrets", secretHooks],
     ["/services", serviceHooks],

@@ -18,9 +18,9 @@ export interface CliArgs {
   readonly host?: string;
   /** Keep state in this directory across restarts. */
   readonly dataDir?: string;
-  /** Bearer token required on every request. */
+  /** Bearer token required on every request (only with `tls`). */
   readonly token?: string;
-  /** Serve HTTPS with a generated certificate. */
+  /** Serve HTTPS with a generated certificate (and a generated token unless `token`). */
   readonly tls?: boolean;
   /** Simulated nodes (`--nodes`); default 3. */
   readonly nodes?: number;
@@ -119,20 +119,26 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
         return { ok: false, error: `unknown flag ${JSON.stringify(argv[i])}` };
     }
   }
+  if (extra.token !== undefined && !extra.tls) {
+    return {
+      ok: false,
+      error: "--token needs --tls: kubectl never sends a bearer token over plain http://, " +
+        "so every kubectl request would get 401 Unauthorized; add --tls (HTTPS with a " +
+        "generated certificate, written into the kubeconfig)",
+    };
+  }
   return { ok: true, args: { port, kubeconfig, help, ...extra } };
 }
 
-const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
-                             [--data-dir DIR] [--token TOKEN] [--tls]
-                             [--nodes N | --no-simulation] [--faults SPEC]
-
-Runs kubefold's embedded Kubernetes API server.
-  --port N           port to listen on (default: a free port)
+/** The flags' help text, shared by `deno task apiserver --help` and `deno task cluster --help`. */
+export const cliFlagsHelp = `  --port N           port to listen on (default: a free port)
   --host ADDR        address to bind (default: 127.0.0.1)
   --kubeconfig PATH  write a kubeconfig for kubectl to PATH
   --data-dir DIR     keep all objects in DIR across restarts (default: memory only)
-  --token TOKEN      require "Authorization: Bearer TOKEN" on every request
-  --tls              serve HTTPS with a generated self-signed certificate
+  --tls              serve HTTPS with a generated self-signed CA (in the kubeconfig) and
+                     require a bearer token: a generated one unless --token is given
+  --token TOKEN      the bearer token every request must carry (needs --tls: kubectl
+                     sends tokens only over HTTPS)
   --nodes N          simulated nodes that schedule and run pods (default: 3)
   --no-simulation    no simulated nodes, scheduler or kubelets: pods stay Pending
   --faults SPEC      inject seeded faults, for testing clients and controllers; SPEC is JSON
@@ -140,7 +146,15 @@ Runs kubefold's embedded Kubernetes API server.
                      errorRate (500/503), throttleRate (429), retryAfterSeconds (default 1),
                      lostResponseRate (writes done, answer 500), watchDropRate (per event),
                      watchDropPerSecond, latencyMs (N or MIN-MAX), compactEveryMs (410 Gone)
-                     e.g. --faults seed=42,errorRate=0.05,watchDropRate=0.01,latencyMs=0-20`;
+                     e.g. --faults seed=42,errorRate=0.05,watchDropRate=0.01,latencyMs=0-20
+  -h, --help         print this help`;
+
+const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
+                             [--data-dir DIR] [--tls [--token TOKEN]]
+                             [--nodes N | --no-simulation] [--faults SPEC]
+
+Runs kubefold's embedded Kubernetes API server.
+${cliFlagsHelp}`;
 
 async function main(): Promise<number> {
   const parsed = parseCliArgs(Deno.args);
@@ -179,6 +193,11 @@ async function main(): Promise<number> {
     );
   }
   if (parsed.args.kubeconfig) console.log(`export KUBECONFIG=${parsed.args.kubeconfig}`);
+  else if (args.tls) {
+    console.log(
+      "clients need the CA and token of this server: add --kubeconfig PATH to write them",
+    );
+  }
   const { promise: stop, resolve } = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const handlers = signals.map((s) => [s, () => resolve(s)] as const);

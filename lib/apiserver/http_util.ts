@@ -65,6 +65,49 @@ export function objectJson(obj: object): string {
   return text;
 }
 
+/**
+ * Wraps a handler so that a request body the handler did not read (a 404 for an unknown
+ * route, a 401, an injected fault) is read and dropped before the response goes out, up to
+ * {@link maxBodyBytes} (then cancelled). Over HTTP/2 an unread body otherwise resets the
+ * stream, and clients such as curl report a stream error instead of the Status.
+ *
+ * Like Go's net/http server, which reads up to 256 KiB of an unread body after a handler.
+ *
+ * @example
+ * ```ts
+ * import { drainUnreadBodies } from "./http_util.ts";
+ * const handler = drainUnreadBodies(() => Promise.resolve(new Response(null, { status: 404 })));
+ * const req = new Request("http://x/unknown", { method: "POST", body: "abc" });
+ * (await handler(req)).status; // 404
+ * req.bodyUsed; // true
+ * ```
+ */
+export function drainUnreadBodies(
+  handler: (req: Request) => Promise<Response>,
+): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const res = await handler(req);
+    if (res.status === 101) return res; // upgraded (a WebSocket): the request has no body left
+    if (req.body && !req.bodyUsed && !req.body.locked) await discard(req.body);
+    return res;
+  };
+}
+
+async function discard(body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > maxBodyBytes) return void await reader.cancel();
+    }
+  } catch {
+    // The client went away: nothing to drain.
+  }
+}
+
 /** A JSON response. */
 export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return rawJson(JSON.stringify(value), status, headers);

@@ -19,6 +19,7 @@ import {
 import { createOpenApiV2 } from "./openapi_v2.ts";
 import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
+import { answerUnavailable } from "./unavailable_endpoints.ts";
 import { handleGet, handleList } from "./handle_read.ts";
 import { handleWatch, type WatchSettings } from "./handle_watch.ts";
 import {
@@ -90,7 +91,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       }
     }
     const target = resolveTarget(ctx.registry, path);
-    if (!target) return notFound();
+    if (!target) return answerUnavailable(ctx, req, path) ?? notFound();
     const { info, namespace } = target;
     if (target.type === "collection") {
       switch (req.method) {
@@ -117,7 +118,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "status" && info.hasStatus) ||
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
-    if (!known) return notFound();
+    if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
     const extra = opts.subresources?.get(`${info.plural}/${subresource}`);
     if (extra) {
       if (req.method !== "POST") return methodNotAllowed();

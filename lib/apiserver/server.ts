@@ -10,12 +10,14 @@ import { ResourceRegistry } from "./registry.ts";
 import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
+import { drainUnreadBodies } from "./http_util.ts";
 import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
+import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
 
 /** Options of {@link startApiServer}. */
@@ -41,11 +43,16 @@ export interface ApiServerOptions {
   readonly compactAfterBytes?: number;
   /** Receives warnings (e.g. a torn last log record dropped at start); default: none. */
   readonly logger?: PersistenceLogger;
-  /** Bearer token every request must carry (else 401); also written into the kubeconfig. */
+  /**
+   * Bearer token every request must carry (else 401); also written into the kubeconfig.
+   * Default: none over HTTP; with `tls`, a generated random token (kept in `dataDir` if set),
+   * because kubectl sends credentials only over HTTPS and asks for a username when the
+   * kubeconfig's user has none.
+   */
   readonly token?: string;
   /**
    * Serve HTTPS with a generated self-signed CA and certificate (kept in `dataDir` if set);
-   * the kubeconfig gets the CA and an `https://` URL.
+   * the kubeconfig gets the CA, an `https://` URL and the token (see `token`).
    */
   readonly tls?: boolean;
   /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
@@ -140,12 +147,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     : options.dataDir !== undefined
     ? await loadOrCreateCertificates(options.dataDir, { hosts })
     : await generateCertificates({ hosts });
+  const token = options.token ??
+    (!tls
+      ? undefined
+      : options.dataDir !== undefined
+      ? await loadOrCreateAdminToken(options.dataDir)
+      : generateAdminToken());
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
-  const handler = faults.wrap(createRouter(ctx, {
+  const handler = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
@@ -156,13 +169,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
-    token: options.token,
+    token,
     subresources: running.subresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
-  }));
+  })));
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -187,7 +200,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     kubeconfig: kubeconfigFor({
       server: url,
       namespace: "default",
-      token: options.token,
+      token,
       caData: tls?.caCert,
     }),
     caCert: tls?.caCert,

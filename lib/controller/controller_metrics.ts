@@ -15,12 +15,24 @@ export interface ControllerMetricsSnapshot {
   readonly reconcileTimeSeconds: Histogram;
   /** From the first event that enqueued a key to the start of its reconcile. */
   readonly eventToReconcileSeconds: Histogram;
+  /** Reconciles that threw (controller-runtime's panics), also counted as errors. */
+  readonly reconcilePanicsTotal: number;
+  /** Workers busy with a key right now. */
+  readonly activeWorkers: number;
+  /** The controller's concurrency (how many keys it reconciles at once). */
+  readonly maxConcurrentReconciles: number;
 }
 
 /** Records reconcile metrics. */
 export interface ControllerMetrics {
   reconciled(result: ReconcileResult, seconds: number): void;
   eventLatency(seconds: number): void;
+  /** A reconciler threw instead of returning a plan or an error value. */
+  panicked(): void;
+  /** A worker took a key (`+1`) or finished it (`-1`). */
+  workers(delta: 1 | -1): void;
+  /** Records the controller's concurrency. */
+  maxConcurrentReconciles(n: number): void;
   snapshot(): ControllerMetricsSnapshot;
 }
 
@@ -44,17 +56,24 @@ export function createControllerMetrics(): ControllerMetrics {
   };
   const time = createHistogram();
   const latency = createHistogram();
+  let panics = 0, active = 0, maxConcurrent = 1;
   return {
     reconciled(result, seconds) {
       totals[result]++;
       time.observe(seconds);
     },
     eventLatency: (s) => latency.observe(s),
+    panicked: () => void panics++,
+    workers: (delta) => void (active += delta),
+    maxConcurrentReconciles: (n) => void (maxConcurrent = n),
     snapshot: () => ({
       reconcileTotal: { ...totals },
       reconcileErrorsTotal: totals.error,
       reconcileTimeSeconds: time.read(),
       eventToReconcileSeconds: latency.read(),
+      reconcilePanicsTotal: panics,
+      activeWorkers: active,
+      maxConcurrentReconciles: maxConcurrent,
     }),
   };
 }

@@ -144,7 +144,17 @@ export function runController<P extends HasMetadata, W>(
       : EMPTY,
   ).pipe(deps.stop$ ? takeUntil(deps.stop$) : (s) => s);
 
+  const concurrency = spec.concurrency ?? 1;
+  metrics.maxConcurrentReconciles(concurrency);
   const process = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
+    metrics.workers(1);
+    try {
+      return await processKey(key, ctx);
+    } finally {
+      metrics.workers(-1);
+    }
+  };
+  const processKey = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
     await Promise.race([synced, stopped]);
     if (!isSynced) return;
     const started = now();
@@ -185,6 +195,7 @@ export function runController<P extends HasMetadata, W>(
       planned = spec.reconcile(p as never, world, { now: started });
     } catch (e) {
       rlog.error("reconciler threw", { error: e });
+      metrics.panicked();
       record("error", 0, String(e));
       throw e;
     }
@@ -254,7 +265,7 @@ export function runController<P extends HasMetadata, W>(
 
   const runs$ = keys$.pipe(
     workqueue(process, {
-      concurrency: spec.concurrency ?? 1,
+      concurrency,
       metrics: queueMetrics,
       drain: "none",
     }),

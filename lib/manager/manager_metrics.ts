@@ -31,6 +31,13 @@ const hist = (h: Histogram) => ({
   count: h.count,
 });
 
+/** The manager's leader election, for `leader_election_master_status`. */
+export interface LeaderReport {
+  /** The Lease's name. */
+  readonly name: string;
+  readonly isLeader: boolean;
+}
+
 /**
  * The metric families of a manager.
  *
@@ -43,6 +50,7 @@ const hist = (h: Histogram) => ({
 export function managerMetrics(
   controllers: readonly ControllerReport[],
   informers: readonly InformerReport[],
+  leader?: LeaderReport,
 ): MetricFamily[] {
   const c = (name: string) => ({ controller: name });
   const q = (name: string) => ({ name, controller: name });
@@ -76,6 +84,39 @@ export function managerMetrics(
         ...hist(r.reconcile.reconcileTimeSeconds),
       })),
     },
+    {
+      type: "counter",
+      name: "controller_runtime_reconcile_panics_total",
+      help: "Total number of reconciliation panics per controller",
+      samples: controllers.map((r) => ({
+        labels: c(r.name),
+        value: r.reconcile.reconcilePanicsTotal,
+      })),
+    },
+    {
+      type: "gauge",
+      name: "controller_runtime_active_workers",
+      help: "Number of currently used workers per controller",
+      samples: controllers.map((r) => ({ labels: c(r.name), value: r.reconcile.activeWorkers })),
+    },
+    {
+      type: "gauge",
+      name: "controller_runtime_max_concurrent_reconciles",
+      help: "Maximum number of concurrent reconciles per controller",
+      samples: controllers.map((r) => ({
+        labels: c(r.name),
+        value: r.reconcile.maxConcurrentReconciles,
+      })),
+    },
+    ...(leader
+      ? [{
+        type: "gauge" as const,
+        name: "leader_election_master_status",
+        help:
+          "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.",
+        samples: [{ labels: { name: leader.name }, value: leader.isLeader ? 1 : 0 }],
+      }]
+      : []),
     {
       type: "gauge",
       name: "workqueue_depth",

@@ -246,6 +246,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
           lagSeconds: m.last === undefined ? undefined : (now() - m.last) / 1000,
         };
       }),
+      election ? { name: election.name, isLeader: leading } : undefined,
     ));
   const health: HealthServer | undefined = options.healthPort === undefined
     ? undefined

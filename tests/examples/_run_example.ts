@@ -11,12 +11,13 @@ export interface ExampleRun {
   readonly stderr: string;
 }
 
-/** Runs `deno run -A examples/<file> ...args` and waits for it to exit. */
+/** Runs `deno run -A examples/<file> ...args` and waits for it to exit (killed after 60 s). */
 export async function runExample(file: string, ...args: string[]): Promise<ExampleRun> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL(`../../examples/${file}`, import.meta.url).pathname, ...args],
     stdout: "piped",
     stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
   }).output();
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };

@@ -16,6 +16,7 @@ Deno.test("examples/cluster.ts --demo-only tours a rollout, a Service, a Statefu
   assert.match(stdout, /pods db-0; 3 claims kept/);
   assert.match(stdout, /Job pi Complete: 3\/3 succeeded/);
   assert.match(stdout, /Job flaky Complete: 1\/1 succeeded \(after 1 container restart\)/);
-  assert.match(stdout, /CronJob tick fired at 2025-01-01T00:\d[05]:00Z \(virtual\)/);
+  // On a schedule boundary of the virtual clock (600x: a loaded machine may pass the hour).
+  assert.match(stdout, /CronJob tick fired at 2025-01-01T\d\d:\d[05]:00Z \(virtual\)/);
   assert.match(stdout, /cluster demo: .* passed/);
 });

@@ -31,3 +31,10 @@ Deno.test("parseCliArgs() names the flag that lacks its value", () => {
   assert.deepEqual(parseCliArgs(["--token="]), { ok: false, error: "--token: expected a value" });
   assert.deepEqual(parseCliArgs(["--tls=yes"]), { ok: false, error: "--tls: takes no value" });
 });
+
+Deno.test("parseCliArgs() refuses --token without --tls, saying to add --tls", () => {
+  const r = parseCliArgs(["--token", "t"]);
+  assert.equal(r.ok, false);
+  assert.match(!r.ok ? r.error : "", /^--token needs --tls: .* add --tls/);
+  assert.equal(parseCliArgs(["--token", "t", "--tls"]).ok, true);
+});

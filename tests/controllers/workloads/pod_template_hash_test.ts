@@ -29,3 +29,27 @@ Deno.test("podTemplateHash() differs for different images and for different coll
   assert.notEqual(podTemplateHash(t("nginx:1")), podTemplateHash(t("nginx:2")));
   assert.notEqual(podTemplateHash(t("nginx:1"), 0), podTemplateHash(t("nginx:1"), 1));
 });
+
+/** Adds a `null` member to every object of `v` (Go decodes null as absent). */
+const withNulls = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(withNulls) : typeof v === "object" && v !== null
+    ? {
+      ...(Object.hasOwn(v, "added") ? {} : { added: null }),
+      ...Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withNulls(x)])),
+    }
+    : v;
+
+Deno.test("podTemplateHash() treats a null member as absent (kubectl rollout undo sends creationTimestamp: null)", () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (spec) => {
+      const t = { metadata: { labels: { app: "web" } }, spec };
+      assert.equal(podTemplateHash(withNulls(t)), podTemplateHash(t));
+    }),
+    { numRuns: 200 },
+  );
+  const template = { metadata: { labels: { app: "web" } }, spec: { containers: [] } };
+  assert.equal(
+    podTemplateHash({ ...template, metadata: { ...template.metadata, creationTimestamp: null } }),
+    podTemplateHash(template),
+  );
+});
