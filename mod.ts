@@ -337,6 +337,72 @@ export {
 } from "./lib/controller/controller_metrics.ts";
 export { type Manager, type ManagerOptions, startManager } from "./lib/manager/start_manager.ts";
 
+// Webhooks: admission (validating, mutating) and conversion, served by the manager.
+export type {
+  AdmissionRequest,
+  AdmissionResponse,
+  AdmissionReview,
+  ConversionReview,
+  GroupVersionKind,
+  GroupVersionResource,
+  Operation,
+  UserInfo,
+} from "./lib/webhook/admission_types.ts";
+export {
+  type Allowed,
+  allowed,
+  denialMessage,
+  type DenialStatus,
+  denialStatus,
+  type Denied,
+  denied,
+  type DeniedOptions,
+  mutated,
+  type Mutation,
+  type Verdict,
+} from "./lib/webhook/verdict.ts";
+export {
+  type AdmissionWebhookOptions,
+  type ConversionWebhook,
+  type MatchCondition,
+  type MutatingWebhook,
+  type ValidatingWebhook,
+  type Webhook,
+  type WebhookContext,
+  webhookName,
+  webhookPath,
+  webhooks,
+  type WebhooksSpec,
+  type WebhookTarget,
+} from "./lib/webhook/webhook_spec.ts";
+export {
+  type AnyConversion,
+  type Conversion,
+  conversion,
+  convertObject,
+} from "./lib/webhook/conversion.ts";
+export { checkRoundTrip, type RoundTripMismatch } from "./lib/webhook/check_round_trip.ts";
+export { createJsonPatch, type JsonPatchOp } from "./lib/webhook/json_patch_diff.ts";
+export { handleAdmissionReview, type ReviewAnswer } from "./lib/webhook/handle_admission_review.ts";
+export { handleConversionReview } from "./lib/webhook/handle_conversion_review.ts";
+export {
+  serveWebhooks,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from "./lib/webhook/serve_webhooks.ts";
+export {
+  clientConfigFor,
+  webhookConfigurations,
+  type WebhookConfigurationsOptions,
+  type WebhookEndpoint,
+  webhookService,
+  type WebhookServiceOptions,
+  withConversionWebhook,
+} from "./lib/webhook/webhook_manifests.ts";
+export { installWebhooks, type InstallWebhooksOptions } from "./lib/webhook/install_webhooks.ts";
+export { createWebhookMetrics, type WebhookMetrics } from "./lib/webhook/webhook_metrics.ts";
+export type { Labels, MetricFamily } from "./lib/manager/prometheus_text.ts";
+
 // Leader election.
 export { type Lease, leaseResource, type LeaseSpec } from "./lib/leader/lease.ts";
 export { type LeaderElectionOptions, runLeaderElection } from "./lib/leader/run_leader_election.ts";

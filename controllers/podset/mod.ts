@@ -16,7 +16,10 @@ import { controller, type World, worldFromStore } from "../../mod.ts";
 import { type PodSetWorld, reconcilePodSet } from "./reconcile.ts";
 import { type Pod, type PodSet, PODSET_API_VERSION, PODSET_KIND } from "./types.ts";
 
-export { podSetCrd } from "./crd.ts";
+export { podSetCrd, podSetCrdV1 } from "./crd.ts";
+export { podSetConversion } from "./conversion.ts";
+export { defaultPodSet, podSetWebhooks, validatePodSetLimits } from "./webhooks.ts";
+export * from "./types_v1.ts";
 export { reconcilePodSet } from "./reconcile.ts";
 export type { PodSetContext, PodSetWorld } from "./reconcile.ts";
 export * from "./types.ts";

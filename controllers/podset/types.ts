@@ -17,7 +17,8 @@ export const PODSET_KIND = "PodSet";
 
 const stringMap = () => t.optional(t.record(t.string()));
 
-const labelSelector = t.object({
+/** Schema of `spec.selector`. */
+export const podSetSelectorSchema = t.object({
   matchLabels: stringMap(),
   matchExpressions: t.optional(t.array(
     t.object({
@@ -28,7 +29,8 @@ const labelSelector = t.object({
   )),
 }, { description: "Which pods belong to the set; must match the template's labels." });
 
-const condition = t.object({
+/** Schema of one entry of `status.conditions`. */
+export const podSetConditionSchema = t.object({
   type: t.string(),
   status: t.enumOf(["True", "False", "Unknown"] as const),
   reason: t.string(),
@@ -37,6 +39,12 @@ const condition = t.object({
   observedGeneration: t.optional(t.integer({ minimum: 0 })),
 });
 
+/** Schema of `spec.template`. */
+export const podSetTemplateSchema = t.object({
+  metadata: t.optional(t.object({ labels: stringMap(), annotations: stringMap() })),
+  spec: t.preserveUnknown<k8sCore.PodSpec>({ description: "The pod spec (kept as given)." }),
+}, { description: "The pods to create." });
+
 /** Schema of `spec`. */
 export const podSetSpecSchema = t.object({
   replicas: t.optional(t.integer({
@@ -44,11 +52,8 @@ export const podSetSpecSchema = t.object({
     default: 1,
     description: "How many active pods to keep (default 1).",
   })),
-  selector: labelSelector,
-  template: t.object({
-    metadata: t.optional(t.object({ labels: stringMap(), annotations: stringMap() })),
-    spec: t.preserveUnknown<k8sCore.PodSpec>({ description: "The pod spec (kept as given)." }),
-  }, { description: "The pods to create." }),
+  selector: podSetSelectorSchema,
+  template: podSetTemplateSchema,
 });
 
 /** Schema of `status`. */
@@ -58,7 +63,9 @@ export const podSetStatusSchema = t.object({
   podNames: t.array(t.string(), { description: "Names of the active pods, sorted." }),
   selector: t.optional(t.string({ description: "The selector in string form (for scale)." })),
   observedGeneration: t.optional(t.integer({ minimum: 0 })),
-  conditions: t.optional(t.array(condition, { listType: "map", listMapKeys: ["type"] })),
+  conditions: t.optional(
+    t.array(podSetConditionSchema, { listType: "map", listMapKeys: ["type"] }),
+  ),
 });
 
 /** Schema of a whole PodSet object (the CRD's `openAPIV3Schema`). */

@@ -20,6 +20,7 @@ import {
   prepareServiceUpdate,
   serviceAllocations,
 } from "./defaults/service_defaults.ts";
+import { webhookConfigurationHooks } from "./admission/webhook_configuration_hooks.ts";
 
 /** The pod spec with the fields an update may change blanked out. */
 function immutablePart(spec: unknown): unknown {
@@ -180,6 +181,7 @@ export function builtinHooks(
     ["/secrets", secretHooks],
     ["/services", serviceHooks],
     ...batchHooks(),
+    ...webhookConfigurationHooks(),
   ]);
   const hooks = new Map<string, KindHooks>();
   for (const info of resources) {

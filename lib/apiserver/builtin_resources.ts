@@ -106,7 +106,12 @@ const specs: Spec[] = [
     categories: ["all"],
     status: true,
     returnDeleted: true,
-    extra: [{ name: "binding", kind: "Binding", verbs: ["create"] }],
+    extra: [
+      { name: "attach", kind: "PodAttachOptions", verbs: ["create", "get"] },
+      { name: "binding", kind: "Binding", verbs: ["create"] },
+      { name: "exec", kind: "PodExecOptions", verbs: ["create", "get"] },
+      { name: "portforward", kind: "PodPortForwardOptions", verbs: ["create", "get"] },
+    ],
     fields: podFieldSelectors,
     columns: podColumns,
     wide: podWideColumns,
@@ -287,6 +292,16 @@ const specs: Spec[] = [
     kind: "EndpointSlice",
     columns: workloadKindColumns.endpointslices,
   },
+  ...["Validating", "Mutating"].map((t): Spec => ({
+    gv: "admissionregistration.k8s.io/v1",
+    plural: `${t.toLowerCase()}webhookconfigurations`,
+    kind: `${t}WebhookConfiguration`,
+    namespaced: false,
+    categories: ["api-extensions"],
+    columns: [
+      col("Webhooks", (o) => (at(o, "webhooks") as unknown[] | undefined)?.length ?? 0, "integer"),
+    ],
+  })),
 ];
 
 function toInfo(s: Spec): ResourceInfo {

@@ -8,6 +8,7 @@ import type { FieldError } from "../core/status.ts";
 import type { ObjectStorage } from "./storage.ts";
 import type { ResourceRegistry } from "./registry.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
+import type { AdmissionRuntime } from "./admission/dispatch_webhooks.ts";
 
 /** Kind-specific behaviour plugged into the generic write path. */
 export interface KindHooks {
@@ -51,6 +52,8 @@ export interface ServerContext {
   ) => number;
   /** Whether a finished deletion must still wait (e.g. a namespace with contents). */
   readonly deletionBlocked?: (info: ResourceInfo, obj: KubeObject) => boolean;
+  /** Calls admission and conversion webhooks (absent: writes are not sent to webhooks). */
+  readonly webhooks?: AdmissionRuntime;
 }
 
 /**

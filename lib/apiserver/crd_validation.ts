@@ -9,6 +9,7 @@ import { type FieldError, quoteValue } from "../core/status.ts";
 import { checkDns1035Label, checkDns1123Label, checkDns1123Subdomain } from "../core/names.ts";
 import { structuralErrors } from "./schema/mod.ts";
 import { celCompileErrors } from "./cel/mod.ts";
+import { validateCrdConversion } from "./admission/validate_client_config.ts";
 
 const required = (field: string): FieldError => ({
   type: "FieldValueRequired",
@@ -138,5 +139,6 @@ export function validateCrd(crd: KubeObject): FieldError[] {
     );
   }
   validateVersions(spec.versions, errs);
+  errs.push(...validateCrdConversion(spec.conversion));
   return errs;
 }

@@ -84,10 +84,19 @@ export function installCustomResourceController(
     });
   };
 
+  // What the served versions are, by storage key: a change ends the resource's watches.
+  const served = new Map<string, string>();
   const register = (crd: Crd) => {
     if (namesConflict(ctx, crd)) return;
     const key = `${crd.spec.group}/${crd.spec.names.plural}`;
     ctx.registry.setCustom(key, resourceInfos(crd));
+    const shape = JSON.stringify([
+      crd.spec.versions.map((v) => [v.name, v.served, v.storage, v.schema]),
+      crd.spec.conversion ?? null,
+    ]);
+    const before = served.get(key);
+    served.set(key, shape);
+    if (before !== undefined && before !== shape) ctx.storage.hub.endWatches(key);
   };
 
   const condition = (
@@ -211,6 +220,7 @@ export function installCustomResourceController(
       const crd = obj as unknown as Crd;
       const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
       if (type === "DELETED") {
+        served.delete(storageKey);
         ctx.registry.setCustom(storageKey, []);
         ctx.storage.dropTable(storageKey);
         return;

@@ -10,8 +10,13 @@ import { storageVersionHash } from "./storage_version_hash.ts";
 import type { k8sApiextensions } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import { humanDuration } from "../core/time.ts";
-import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
-import { compileSchema, processCustomResource } from "./schema/mod.ts";
+import {
+  ageColumn,
+  type CrdConversion,
+  type ResourceInfo,
+  type TableColumn,
+} from "./resource_info.ts";
+import { applyDefaults, compileSchema, processCustomResource } from "./schema/mod.ts";
 import type { FieldError } from "../core/status.ts";
 import type { CompiledSchema } from "./schema/mod.ts";
 import { applySchemaFromOpenApi } from "./apply/mod.ts";
@@ -66,6 +71,22 @@ export interface CustomResourceInfosOptions {
   readonly cel?: CelValidatorFor;
 }
 
+function conversionOf(crd: Crd): CrdConversion {
+  const c = crd.spec.conversion;
+  const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
+  return {
+    crdName: crd.metadata?.name ?? `${crd.spec.names.plural}.${crd.spec.group}`,
+    storageVersion: storage?.name ?? "",
+    strategy: c?.strategy === "Webhook" ? "Webhook" : "None",
+    ...(c?.strategy === "Webhook" && c.webhook
+      ? {
+        clientConfig: c.webhook.clientConfig,
+        conversionReviewVersions: c.webhook.conversionReviewVersions,
+      }
+      : {}),
+  };
+}
+
 function versionInfo(
   crd: Crd,
   v: CrdVersion,
@@ -117,9 +138,11 @@ function versionInfo(
     fieldSelectors,
     columns: v.additionalPrinterColumns?.length ? columns : [ageColumn],
     isCustom: true,
+    crdConversion: conversionOf(crd),
     strategicMerge: false,
     applySchema: applySchemaFromOpenApi(root),
     schema: {
+      defaults: (obj) => applyDefaults(obj, compiled) as KubeObject,
       admit: (obj, fieldValidation, old) => {
         const r = processCustomResource(obj, compiled, {
           fieldValidation,

@@ -51,17 +51,17 @@ function respondObject(req: Request, info: ResourceInfo, obj: KubeObject, now: n
 export { respondObject };
 
 /** GET of an object (or its status / scale subresource). */
-export function handleGet(
+export async function handleGet(
   ctx: ServerContext,
   req: Request,
   info: ResourceInfo,
   namespace: string | undefined,
   name: string,
   subresource: string | undefined,
-): Response {
+): Promise<Response> {
   const rv = parseRv(new URL(req.url).searchParams.get("resourceVersion"));
   if (rv !== undefined && rv > ctx.storage.rv) throw tooLargeRv(rv, ctx.storage.rv);
-  const obj = present(info, getStored(ctx, info, namespace, name));
+  const [obj] = await viewsOf(ctx, info, [getStored(ctx, info, namespace, name)]);
   if (subresource === "scale") return json(scaleOf(info, obj));
   return respondObject(req, info, obj, ctx.now());
 }
@@ -86,13 +86,29 @@ function decodeContinue(value: string): ContinueToken {
 const expiredContinue =
   "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
+/**
+ * Stored objects as `info`'s version: through the conversion webhook when the CRD has one
+ * (one review for all of them), else presented.
+ */
+async function viewsOf(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  objects: readonly KubeObject[],
+): Promise<KubeObject[]> {
+  const converter = ctx.webhooks?.converter;
+  if (!converter || !objects.some((o) => converter.needsWebhook(info, o))) {
+    return objects.map((o) => present(info, o));
+  }
+  return await converter.toVersion(info, objects, { cache: true });
+}
+
 /** LIST of a collection: selectors, resourceVersion semantics, pagination. */
-export function handleList(
+export async function handleList(
   ctx: ServerContext,
   req: Request,
   info: ResourceInfo,
   namespace: string | undefined,
-): Response {
+): Promise<Response> {
   const q = new URL(req.url).searchParams;
   const rep = negotiate(req.headers.get("accept"));
   const filter = buildFilter(info, q);
@@ -159,21 +175,22 @@ export function handleList(
     selected.push(item);
   }
   const listRv = String(snapshotRv);
+  const views = await viewsOf(ctx, info, selected.map((i) => i.object));
   const now = ctx.now();
   if (rep === "table") {
     const include = parseIncludeObject(q.get("includeObject"));
-    const objs = selected.map((i) => present(info, i.object));
+    const objs = views;
     return json(toTable(info, objs, { resourceVersion: listRv, continue: next, include, now }));
   }
   const gv = groupVersion(info);
   const meta = next ? { resourceVersion: listRv, continue: next } : { resourceVersion: listRv };
   if (rep === "yaml") {
-    const items = selected.map((i) => present(info, i.object));
+    const items = views;
     const list = { apiVersion: gv, kind: info.listKind, metadata: meta, items };
     return new Response(YAML.stringify(list), { headers: { "content-type": "application/yaml" } });
   }
-  const parts = selected.map((i) =>
-    i.json && i.object.apiVersion === gv ? i.json() : JSON.stringify(present(info, i.object))
+  const parts = selected.map((i, k) =>
+    i.json && i.object.apiVersion === gv ? i.json() : JSON.stringify(views[k])
   );
   return rawJson(
     `{"kind":${JSON.stringify(info.listKind)},"apiVersion":${JSON.stringify(gv)},"metadata":${

@@ -81,6 +81,11 @@ export function handleWatch(
   const timeoutSeconds = Number(q.get("timeoutSeconds") ?? "0");
   if (rv !== undefined && rv > ctx.storage.rv) throw tooLargeRv(rv, ctx.storage.rv);
   const gv = groupVersion(info);
+  // Custom resources with a conversion webhook: events wait for their conversion, in order.
+  const converter = info.crdConversion?.strategy === "Webhook"
+    ? ctx.webhooks?.converter
+    : undefined;
+  const view = (o: KubeObject) => converter?.cached(info, o) ?? present(info, o);
   const inScope = (o: KubeObject) => namespace === undefined || o.metadata?.namespace === namespace;
   const selected = (o: KubeObject | undefined) => o !== undefined && inScope(o) && filter(o);
   let sentColumns = false;
@@ -154,11 +159,15 @@ export function handleWatch(
       };
       const line = (type: EventType, object: unknown) =>
         encoder.encode(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
-      const render = (type: EventType, obj: KubeObject) => {
-        if (!table) return line(type, present(info, obj));
+      const render = (type: EventType, obj: KubeObject, rv?: number) => {
+        let v = view(obj);
+        if (rv !== undefined) {
+          v = { ...v, metadata: { ...v.metadata, resourceVersion: String(rv) } };
+        }
+        if (!table) return line(type, v);
         const withColumns = !sentColumns;
         sentColumns = true;
-        const t = toTable(info, [present(info, obj)], { include, now: ctx.now(), withColumns });
+        const t = toTable(info, [v], { include, now: ctx.now(), withColumns });
         return line(type, t);
       };
       const send = (e: StoredEvent) => {
@@ -169,14 +178,24 @@ export function handleWatch(
         if (e.type !== "MODIFIED") return;
         if (now && before) return emit(e, "MODIFIED", e.object);
         if (now) return push(render("ADDED", e.object));
-        if (before) {
-          const gone = {
-            ...e.prev!,
-            metadata: { ...e.prev!.metadata, resourceVersion: String(e.rv) },
-          };
-          push(render("DELETED", gone));
-        }
+        if (before) push(render("DELETED", e.prev!, e.rv));
       };
+      let chain = Promise.resolve();
+      /** Runs `then` once `objects` are converted, after everything queued before. */
+      const inOrder = (objects: readonly (KubeObject | undefined)[], then: () => void) => {
+        if (!converter) return then();
+        const need = objects.filter((o): o is KubeObject =>
+          o !== undefined && converter.needsWebhook(info, o)
+        );
+        chain = chain
+          .then(() => need.length ? converter.toVersion(info, need, { cache: true }) : undefined)
+          .then(() => void (!closed && then()), (e) => {
+            if (closed) return;
+            const message = e instanceof Error ? e.message : String(e);
+            error((e as { status?: Status }).status ?? failure("InternalError", message));
+          });
+      };
+      const deliver = (e: StoredEvent) => inOrder([e.object, e.prev], () => send(e));
       const emit = (e: StoredEvent, type: EventType, obj: KubeObject) => {
         if (table || obj.apiVersion !== gv) return push(render(type, obj));
         let bytes = lineCache.get(e);
@@ -200,25 +219,30 @@ export function handleWatch(
 
       // Snapshot and subscription in one synchronous turn: nothing can interleave.
       if (rv === undefined || rv === 0 || initial) {
-        for (const s of ctx.storage.list(info.storageKey, namespace)) {
-          if (filter(s.object)) push(render("ADDED", s.object));
-        }
-        if (initial && bookmarks) bookmark(true);
+        const snapshot = ctx.storage.list(info.storageKey, namespace).map((s) => s.object)
+          .filter(filter);
+        inOrder(snapshot, () => {
+          for (const o of snapshot) push(render("ADDED", o));
+          if (initial && bookmarks) bookmark(true);
+        });
       } else {
         const replay = ctx.storage.hub.since(info.storageKey, rv);
         if (replay.type === "expired") {
           error(failure("Expired", `too old resource version: ${rv} (${replay.oldest})`));
           return;
         }
-        for (const e of replay.events) send(e);
+        for (const e of replay.events) deliver(e);
       }
       if (closed) return; // closed while sending the snapshot or replay: do not subscribe
-      const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, { deliver: send });
+      const unsubscribe = ctx.storage.hub.subscribe(info.storageKey, {
+        deliver,
+        end: () => inOrder([], close),
+      });
       const unregister = settings.faults?.register(drop) ?? (() => {});
       const timers: ReturnType<typeof setTimeout>[] = [];
       if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000));
       const interval = bookmarks
-        ? setInterval(() => bookmark(false), settings.bookmarkIntervalMs)
+        ? setInterval(() => inOrder([], () => bookmark(false)), settings.bookmarkIntervalMs)
         : 0;
       settings.active.add(close);
       const late = settings.closing?.() ?? false;

@@ -17,21 +17,15 @@ import {
   readBody,
   readBodyBytes,
   statusResponse,
+  warningHeaders,
 } from "./http_util.ts";
 import { decodeKubeProtobuf } from "./protobuf/mod.ts";
 import type { ResourceInfo } from "./resource_info.ts";
-import { present, type ServerContext } from "./context.ts";
-import {
-  createObject,
-  getStored,
-  updateObject,
-  type UpdateOptions,
-  type WriteOptions,
-  type WriteResult,
-} from "./object_write.ts";
-import { deletedStatus, deleteObject, parseDeleteOptions } from "./object_delete.ts";
+import { type ServerContext, storeKey } from "./context.ts";
+import type { UpdateOptions, WriteOptions, WriteResult } from "./object_write.ts";
+import { deletedStatus, parseDeleteOptions } from "./object_delete.ts";
 import { buildFilter } from "./list_filter.ts";
-import { scaleOf, withScale } from "./scale.ts";
+import { scaleOf } from "./scale.ts";
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -39,7 +33,8 @@ import {
   patchErrorStatus,
   strategicSchemaFor,
 } from "./patch/mod.ts";
-import { serverSideApply } from "./server_side_apply.ts";
+import { planServerSideApply } from "./server_side_apply.ts";
+import { admittedCreate, admittedDelete, admittedUpdate } from "./admission/admitted_write.ts";
 import { managerFromUserAgent } from "./apply/mod.ts";
 
 const patchTypes = [
@@ -74,11 +69,11 @@ function writeOptions(req: Request): WriteOptions {
 }
 
 function respond(r: WriteResult, status?: number): Response {
-  const headers: Record<string, string> = {};
-  if (r.warnings.length) {
-    headers.warning = r.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ");
-  }
-  return rawJson(objectJson(r.object), status ?? (r.created ? 201 : 200), headers);
+  return rawJson(
+    objectJson(r.object),
+    status ?? (r.created ? 201 : 200),
+    warningHeaders(r.warnings),
+  );
 }
 
 /** A JSON or YAML body, or a Kubernetes protobuf one (create and update of built-ins). */
@@ -107,7 +102,7 @@ export async function handleCreate(
   if (type !== "application/json" && type !== "application/yaml" && type !== protobuf) {
     unsupported(["application/json", "application/yaml", protobuf]);
   }
-  return respond(createObject(ctx, info, namespace, await body(req, !info.isCustom), opts));
+  return respond(await admittedCreate(ctx, info, namespace, await body(req, !info.isCustom), opts));
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";
@@ -133,13 +128,20 @@ export async function handleUpdate(
   const opts = writeOptions(req);
   const value = await body(req, !info.isCustom);
   if (subresource === "scale") {
-    const current = present(info, getStored(ctx, info, namespace, name));
-    const next = withScale(info, current, value);
-    const r = updateObject(ctx, info, namespace, name, next, { ...opts, unconditional: true });
+    const r = await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
+      ...opts,
+      unconditional: true,
+      scale: true,
+    });
     return json(scaleOf(info, r.object));
   }
   const sub = subresource === "status" ? "status" : undefined;
-  return respond(updateObject(ctx, info, namespace, name, value, { ...opts, subresource: sub }));
+  return respond(
+    await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
+      ...opts,
+      subresource: sub,
+    }),
+  );
 }
 
 function applyPatch(
@@ -182,24 +184,45 @@ export async function handlePatch(
   const patch = await body(req);
   if (type === "application/apply-patch+yaml") {
     const force = parseBool(q.get("force"), "force");
+    const aopts = { ...opts, force, subresource };
+    const plan = (live: KubeObject | undefined) =>
+      planServerSideApply(ctx, info, namespace, name, patch, aopts, live);
+    if (!ctx.storage.get(info.storageKey, storeKey(info, namespace, name))) {
+      const p = plan(undefined);
+      if (p.type === "create") {
+        return respond(await admittedCreate(ctx, info, namespace, p.body, p.opts));
+      }
+    }
+    const first = {
+      unconditional: true,
+      ...aopts,
+      subresource: subresource === "status" ? "status" as const : undefined,
+    };
     return respond(
-      serverSideApply(ctx, info, namespace, name, patch, { ...opts, force, subresource }),
+      await admittedUpdate(ctx, info, namespace, name, (live) => {
+        const p = plan(live);
+        return p.type === "update"
+          ? { object: p.candidate, managedFields: p.opts.managedFields }
+          : { object: p.body, managedFields: p.opts.managedFields };
+      }, first),
     );
   }
-  const current = present(info, getStored(ctx, info, namespace, name));
   if (subresource === "scale") {
-    const scale = applyPatch(info, type, scaleOf(info, current) as unknown as KubeObject, patch);
-    const next = withScale(info, current, scale);
-    const r = updateObject(ctx, info, namespace, name, next, { ...opts, unconditional: true });
+    const r = await admittedUpdate(ctx, info, namespace, name, (current) => ({
+      object: applyPatch(info, type, scaleOf(info, current) as unknown as KubeObject, patch),
+    }), { ...opts, unconditional: true, scale: true });
     return json(scaleOf(info, r.object));
   }
-  const patched = applyPatch(info, type, current, patch);
   const uopts: UpdateOptions = {
     ...opts,
     unconditional: true,
     subresource: subresource === "status" ? "status" : undefined,
   };
-  return respond(updateObject(ctx, info, namespace, name, patched, uopts));
+  return respond(
+    await admittedUpdate(ctx, info, namespace, name, (current) => ({
+      object: applyPatch(info, type, current, patch),
+    }), uopts),
+  );
 }
 
 /** DELETE on an object. */
@@ -216,12 +239,13 @@ export async function handleDelete(
     text.trim() ? decodeBody(text, contentTypeOf(req)) : undefined,
     q,
   );
-  const r = deleteObject(ctx, info, namespace, name, {
+  const r = await admittedDelete(ctx, info, namespace, name, {
     ...opts,
     dryRun: opts.dryRun || q.getAll("dryRun").includes("All"),
   });
-  if (r.type === "deferred" || info.returnDeletedObject) return json(r.object);
-  return statusResponse(deletedStatus(info, r.object));
+  const headers = warningHeaders(r.warnings);
+  if (r.type === "deferred" || info.returnDeletedObject) return json(r.object, 200, headers);
+  return statusResponse(deletedStatus(info, r.object), headers);
 }
 
 /** DELETE on a collection: deletes every selected object; answers with the list of them. */
@@ -242,7 +266,7 @@ export async function handleDeleteCollection(
   for (const s of ctx.storage.list(info.storageKey, namespace)) {
     if (!filter(s.object)) continue;
     const m = s.object.metadata!;
-    items.push(deleteObject(ctx, info, m.namespace, m.name!, opts).object);
+    items.push((await admittedDelete(ctx, info, m.namespace, m.name!, opts)).object);
   }
   return json({
     kind: info.listKind,

@@ -108,6 +108,21 @@ async function discard(body: ReadableStream<Uint8Array>): Promise<void> {
   }
 }
 
+/**
+ * The `Warning` header of warnings (RFC 7234 code 299, each text once, in order), as
+ * kube-apiserver sends them with any response; kubectl prints each as `Warning: <text>`.
+ *
+ * @example
+ * ```ts
+ * import { warningHeaders } from "./http_util.ts";
+ * warningHeaders(["a", "a", "b"]).warning; // '299 - "a", 299 - "b"'
+ * ```
+ */
+export function warningHeaders(warnings: readonly string[]): Record<string, string> {
+  if (!warnings.length) return {};
+  return { warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
+}
+
 /** A JSON response. */
 export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return rawJson(JSON.stringify(value), status, headers);

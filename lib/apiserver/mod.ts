@@ -22,6 +22,7 @@
 
 // The API server.
 export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
+export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
 export {
   type FaultControl,

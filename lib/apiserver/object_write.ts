@@ -37,6 +37,50 @@ export interface WriteResult {
   readonly object: KubeObject;
   readonly created: boolean;
   readonly warnings: readonly string[];
+  /** The stored revision (absent for dry runs), in the storage version. */
+  readonly stored?: KubeObject;
+}
+
+/**
+ * A create or update checked and ready to store (see {@link commitWrite}): what admission
+ * webhooks validate between the two.
+ */
+export interface PreparedWrite {
+  readonly type: "create" | "update";
+  readonly info: ResourceInfo;
+  readonly namespace: string | undefined;
+  readonly key: string;
+  /** The object to store, in `info`'s version (built-ins with a stored form: that form). */
+  readonly object: KubeObject;
+  /** The stored revision an update is based on (the commit fails if it changed meanwhile). */
+  readonly old?: KubeObject;
+  /** `old` as `info`'s version. */
+  readonly oldView?: KubeObject;
+  readonly warnings: string[];
+}
+
+/** Options of {@link commitWrite}. */
+export interface CommitOptions extends WriteOptions {
+  /** The object in the storage version when a conversion webhook made it. */
+  readonly stored?: KubeObject;
+}
+
+/** Thrown by {@link commitWrite} when the stored object changed since the write was prepared. */
+export class WriteRaced extends Error {
+  constructor() {
+    super("the object changed while the write was being admitted");
+  }
+}
+
+/**
+ * The form an object is stored in: custom resources in the CRD's storage version (with
+ * strategy None, a rewrite of `apiVersion`; with Webhook, as the caller converted it).
+ */
+function storedForm(info: ResourceInfo, object: KubeObject, stored?: KubeObject): KubeObject {
+  if (stored) return stored;
+  const conv = info.crdConversion;
+  if (!conv || conv.strategy !== "None" || conv.storageVersion === info.version) return object;
+  return { ...object, apiVersion: `${info.group}/${conv.storageVersion}` };
 }
 
 const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789";
@@ -127,6 +171,17 @@ export function createObject(
   body: unknown,
   opts: WriteOptions = {},
 ): WriteResult {
+  return commitWrite(ctx, prepareCreate(ctx, info, namespace, body, opts), opts);
+}
+
+/** Checks a create (POST) without storing it: metadata, defaults, schema, validation. */
+export function prepareCreate(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  body: unknown,
+  opts: WriteOptions = {},
+): PreparedWrite {
   const obj = checkTypeMeta(info, body);
   const meta = obj.metadata!;
   if (info.namespaced) {
@@ -158,19 +213,48 @@ export function createObject(
   ctx.hooks.get(info.storageKey)?.prepareCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
   stampManagedFields(ctx, info, undefined, object, opts);
-  const name = object.metadata!.name!;
-  const key = storeKey(info, object.metadata!.namespace, name);
-  if (ctx.storage.get(info.storageKey, key)) {
-    fail("AlreadyExists", `${qualifiedResource(info)} "${name}" already exists`, {
-      name,
-      ...(info.group ? { group: info.group } : {}),
-      kind: info.plural,
-    });
+  const key = storeKey(info, object.metadata!.namespace, object.metadata!.name!);
+  return { type: "create", info, namespace, key, object, warnings };
+}
+
+/**
+ * Stores a prepared write: a create fails when the name is taken, an update when the object
+ * changed since it was prepared ({@link WriteRaced}); unchanged updates and dry runs store
+ * nothing.
+ */
+export function commitWrite(
+  ctx: ServerContext,
+  prepared: PreparedWrite,
+  opts: CommitOptions = {},
+): WriteResult {
+  const { info, key, object, warnings } = prepared;
+  const current = ctx.storage.get(info.storageKey, key)?.object;
+  if (prepared.type === "create") {
+    if (current) {
+      const name = object.metadata!.name!;
+      fail("AlreadyExists", `${qualifiedResource(info)} "${name}" already exists`, {
+        name,
+        ...(info.group ? { group: info.group } : {}),
+        kind: info.plural,
+      });
+    }
+    if (opts.dryRun) return { object, created: true, warnings };
+    const stored = ctx.storage.put(info.storageKey, key, storedForm(info, object, opts.stored));
+    ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", stored, undefined);
+    return { object: present(info, stored), created: true, warnings, stored };
   }
-  if (opts.dryRun) return { object, created: true, warnings };
-  const stored = ctx.storage.put(info.storageKey, key, object);
-  ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", stored, undefined);
-  return { object: present(info, stored), created: true, warnings };
+  const old = prepared.old!;
+  if (current !== old) throw new WriteRaced();
+  const oldView = prepared.oldView ?? old;
+  if (deepEqual(oldView, object)) {
+    return { object: present(info, old), created: false, warnings, stored: old };
+  }
+  if (opts.dryRun) return { object: present(info, object), created: false, warnings };
+  const done = finishIfDone(ctx, info, key, object);
+  if (done) return { object: present(info, done), created: false, warnings };
+  const stored = ctx.storage.put(info.storageKey, key, storedForm(info, object, opts.stored));
+  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", stored, old);
+  return { object: present(info, stored), created: false, warnings, stored };
 }
 
 const withoutMeta = (o: KubeObject, dropStatus: boolean) => {
@@ -202,6 +286,21 @@ export function updateObject(
   candidate: unknown,
   opts: UpdateOptions = {},
 ): WriteResult {
+  return commitWrite(ctx, prepareUpdate(ctx, info, namespace, name, candidate, opts), opts);
+}
+
+/**
+ * Checks an update without storing it. `opts.oldView` is the stored object as `info`'s
+ * version when a conversion webhook made it (default: the stored object as presented).
+ */
+export function prepareUpdate(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  name: string,
+  candidate: unknown,
+  opts: UpdateOptions & { readonly oldView?: KubeObject } = {},
+): PreparedWrite {
   const body = checkTypeMeta(info, candidate);
   const meta = body.metadata!;
   if (meta.name !== undefined && meta.name !== name) {
@@ -216,7 +315,9 @@ export function updateObject(
       "the namespace of the provided object does not match the namespace sent on the request",
     );
   }
-  const old = getStored(ctx, info, namespace, name);
+  const stored = getStored(ctx, info, namespace, name);
+  // The stored object as this version (built-ins with a stored form work in that form).
+  const old = opts.oldView ?? (info.convert ? stored : present(info, stored));
   const oldMeta = old.metadata!;
   // kube parses the resourceVersion as a number: "0" is unset (an unconditional update).
   if (meta.resourceVersion && meta.resourceVersion !== "0") {
@@ -294,12 +395,6 @@ export function updateObject(
     )
   ) m.generation = (m.generation ?? 0) + 1;
   if (!opts.storageUpdate) stampManagedFields(ctx, info, old, object, opts, opts.subresource);
-  if (deepEqual(old, object)) return { object: present(info, old), created: false, warnings };
-  if (opts.dryRun) return { object: present(info, object), created: false, warnings };
   const key = storeKey(info, namespace, name);
-  const done = finishIfDone(ctx, info, key, object);
-  if (done) return { object: present(info, done), created: false, warnings };
-  const stored = ctx.storage.put(info.storageKey, key, object);
-  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", stored, old);
-  return { object: present(info, stored), created: false, warnings };
+  return { type: "update", info, namespace, key, object, old: stored, oldView: old, warnings };
 }

@@ -29,6 +29,8 @@ export interface ScaleInfo {
 
 /** Schema hooks for custom resources: pruning, defaulting and validation of a body. */
 export interface ObjectSchema {
+  /** The schema's defaults filled in, nothing pruned or checked (before admission webhooks). */
+  readonly defaults?: (obj: KubeObject) => KubeObject;
   readonly admit: (
     obj: KubeObject,
     fieldValidation: "Strict" | "Warn" | "Ignore",
@@ -40,6 +42,19 @@ export interface ObjectSchema {
       readonly reason: "BadRequest" | "Invalid";
       readonly errors: readonly FieldError[];
     };
+}
+
+/** A CRD's conversion settings, as every served version's {@link ResourceInfo} carries them. */
+export interface CrdConversion {
+  /** The CRD's name (`<plural>.<group>`). */
+  readonly crdName: string;
+  /** The version objects are written in (`storage: true`). */
+  readonly storageVersion: string;
+  readonly strategy: "None" | "Webhook";
+  /** `spec.conversion.webhook.clientConfig` (with strategy Webhook). */
+  readonly clientConfig?: unknown;
+  /** `spec.conversion.webhook.conversionReviewVersions`. */
+  readonly conversionReviewVersions?: readonly string[];
 }
 
 /** A served resource at one group/version. */
@@ -83,6 +98,11 @@ export interface ResourceInfo {
   readonly strategicMerge: boolean;
   /** List/map merge semantics for server-side apply (custom resources: from the schema). */
   readonly applySchema?: ApplySchema;
+  /**
+   * How the versions of a custom resource convert: the storage version, and the CRD's
+   * strategy (`None` rewrites `apiVersion`; `Webhook` calls the conversion webhook).
+   */
+  readonly crdConversion?: CrdConversion;
   /** Conversion when this version is stored as another one (events.k8s.io/v1 as core/v1). */
   readonly convert?: {
     readonly toStored: (obj: KubeObject) => KubeObject;

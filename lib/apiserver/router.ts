@@ -20,6 +20,12 @@ import { createOpenApiV2 } from "./openapi_v2.ts";
 import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
 import { answerUnavailable } from "./unavailable_endpoints.ts";
+import {
+  admitBinding,
+  admitConnect,
+  connectSubresources,
+  connectUnsupported,
+} from "./admission/admit_connect.ts";
 import { handleGet, handleList } from "./handle_read.ts";
 import { handleWatch, type WatchSettings } from "./handle_watch.ts";
 import {
@@ -119,11 +125,32 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
     if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
+    if (
+      info.group === "" && info.plural === "pods" && subresource && connectSubresources[subresource]
+    ) {
+      opts.count(`connect/${subresource}`, info.plural);
+      await admitConnect(ctx, info, namespace, name, subresource, url.searchParams);
+      const unavailable = answerUnavailable(ctx, req, path);
+      if (unavailable) return unavailable;
+      connectUnsupported(subresource, name);
+    }
     const extra = opts.subresources?.get(`${info.plural}/${subresource}`);
     if (extra) {
       if (req.method !== "POST") return methodNotAllowed();
       opts.count(`create/${subresource}`, info.plural);
-      return await extra(req, namespace, name);
+      if (subresource !== "binding") return await extra(req, namespace, name);
+      const text = await req.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch { /* not JSON: the handler answers it */ }
+      const admitted = await admitBinding(ctx, info, namespace, name, body);
+      const again = new Request(req.url, {
+        method: "POST",
+        headers: req.headers,
+        body: admitted === body ? text : JSON.stringify(admitted),
+      });
+      return await extra(again, namespace, name);
     }
     const sub = subresource ? `/${subresource}` : "";
     switch (req.method) {

@@ -19,6 +19,8 @@ import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
 import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
+import { createWebhookCaller, type ServiceResolver } from "./admission/call_webhook.ts";
+import { createObjectConverter } from "./conversion/object_converter.ts";
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -64,6 +66,14 @@ export interface ApiServerOptions {
    * default: every fault off (they can still be switched on through `ApiServer.faults`).
    */
   readonly faults?: FaultOptions;
+  /**
+   * How webhooks' `clientConfig.service` reach the webhook server (`https://host:port`);
+   * default: the Service's Endpoints (e.g. a selector-less Service with endpoints at
+   * 127.0.0.1, for a manager running on this machine).
+   */
+  readonly resolveService?: ServiceResolver;
+  /** How long a conversion webhook may take, in ms (default 30,000, kube-apiserver's). */
+  readonly conversionTimeoutMs?: number;
 }
 
 /** A running API server. */
@@ -118,12 +128,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     journal: data?.journal,
   });
   const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
+  const caller = createWebhookCaller(storage, { resolveService: options.resolveService });
   const ctx: ServerContext = {
     registry: new ResourceRegistry(),
     storage,
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
     ...controllers,
+    webhooks: {
+      caller,
+      converter: createObjectConverter(caller, { timeoutMs: options.conversionTimeoutMs }),
+    },
   };
   installCrdController(ctx);
   if (data) restoreCrds(ctx);
@@ -189,6 +204,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     server = serve();
   } catch (e) {
     faults.close();
+    caller.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
@@ -217,6 +233,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       running.close();
       for (const close of [...active]) close();
       await server.shutdown();
+      caller.close();
       data?.close();
     },
   };

@@ -16,6 +16,7 @@ import {
   conflict,
   createObject,
   updateObject,
+  type UpdateOptions,
   type WriteOptions,
   type WriteResult,
 } from "./object_write.ts";
@@ -27,22 +28,29 @@ export interface ApplyOptions extends WriteOptions {
   readonly subresource?: string;
 }
 
+/** What an apply amounts to: a create, or an update to a candidate object. */
+export type ApplyPlan =
+  | { readonly type: "create"; readonly body: KubeObject; readonly opts: WriteOptions }
+  | { readonly type: "update"; readonly candidate: KubeObject; readonly opts: UpdateOptions };
+
 /**
- * Applies a configuration for a field manager.
+ * Plans an apply against the live object (`live`: the stored object as `info`'s version, or
+ * undefined when there is none): the merged object with its managed fields, or the failure.
  *
  * @example
  * ```ts ignore
- * serverSideApply(ctx, info, "default", "demo", config, { fieldManager: "kubectl", force: false });
+ * const plan = planServerSideApply(info, "default", "demo", config, opts, live);
  * ```
  */
-export function serverSideApply(
+export function planServerSideApply(
   ctx: ServerContext,
   info: ResourceInfo,
   namespace: string | undefined,
   name: string,
   patch: unknown,
   opts: ApplyOptions,
-): WriteResult {
+  live: KubeObject | undefined,
+): ApplyPlan {
   if (!opts.fieldManager) {
     fail(
       "Invalid",
@@ -61,8 +69,6 @@ export function serverSideApply(
       `the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`,
     );
   }
-  const stored = ctx.storage.get(info.storageKey, storeKey(info, namespace, name));
-  const live = stored ? present(info, stored.object) : undefined;
   const rv = applied.metadata?.resourceVersion;
   if (rv && live && rv !== live.metadata?.resourceVersion) throw conflict(info, name);
   const config: KubeObject = {
@@ -98,11 +104,35 @@ export function serverSideApply(
   const withOpts = { ...opts, managedFields };
   if (!live) {
     const { resourceVersion: _rv, ...meta } = object.metadata ?? {};
-    return createObject(ctx, info, namespace, { ...object, metadata: meta }, withOpts);
+    return { type: "create", body: { ...object, metadata: meta }, opts: withOpts };
   }
-  return updateObject(ctx, info, namespace, name, object, {
-    ...withOpts,
-    unconditional: true,
-    subresource: sub,
-  });
+  return {
+    type: "update",
+    candidate: object,
+    opts: { ...withOpts, unconditional: true, subresource: sub },
+  };
+}
+
+/**
+ * Applies a configuration for a field manager.
+ *
+ * @example
+ * ```ts ignore
+ * serverSideApply(ctx, info, "default", "demo", config, { fieldManager: "kubectl", force: false });
+ * ```
+ */
+export function serverSideApply(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  name: string,
+  patch: unknown,
+  opts: ApplyOptions,
+): WriteResult {
+  const stored = ctx.storage.get(info.storageKey, storeKey(info, namespace, name));
+  const live = stored ? present(info, stored.object) : undefined;
+  const plan = planServerSideApply(ctx, info, namespace, name, patch, opts, live);
+  return plan.type === "create"
+    ? createObject(ctx, info, namespace, plan.body, plan.opts)
+    : updateObject(ctx, info, namespace, name, plan.candidate, plan.opts);
 }

@@ -24,6 +24,8 @@ export interface StoredEvent {
 /** Receives events of one resource. */
 export interface EventSink {
   deliver(event: StoredEvent): void;
+  /** Ends the watch (its resource's definition changed); clients watch again. */
+  end?(): void;
 }
 
 /** Outcome of asking for the events after a resourceVersion. */
@@ -116,6 +118,14 @@ export class WatchHub {
     }
     set.add(sink);
     return () => set.delete(sink);
+  }
+
+  /**
+   * Ends every watch of a resource, as kube-apiserver does when a CRD's versions or
+   * conversion change: clients watch again, through the new definition.
+   */
+  endWatches(storageKey: string): void {
+    for (const s of [...(this.#sinks.get(storageKey) ?? [])]) s.end?.();
   }
 
   /** Registers a sink for the events of every resource (in-server controllers). */

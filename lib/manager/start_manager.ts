@@ -27,6 +27,12 @@ import { renderPrometheus } from "./prometheus_text.ts";
 import { managerMetrics } from "./manager_metrics.ts";
 import { createEventRecorder } from "../apply/event_recorder.ts";
 import { type HealthServer, serveHealth } from "./health_server.ts";
+import type { Webhook } from "../webhook/webhook_spec.ts";
+import {
+  serveWebhooks,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from "../webhook/serve_webhooks.ts";
 
 /** Options of {@link startManager}. */
 export interface ManagerOptions {
@@ -54,6 +60,13 @@ export interface ManagerOptions {
    * for its own transform; e.g. `stripManagedFields` (default: none, objects kept as served).
    */
   readonly defaultTransform?: (object: KubeObject) => KubeObject;
+  /**
+   * Admission and conversion webhooks to serve over HTTPS (see `webhooks()`), on every
+   * replica whether or not it leads, from before the controllers start until they stopped.
+   */
+  readonly webhooks?: readonly Webhook[];
+  /** The webhook server: port (default 9443), certificates, budget (see `serveWebhooks`). */
+  readonly webhookServer?: WebhookServerOptions;
 }
 
 function defaultIdentity(): string {
@@ -70,6 +83,8 @@ export interface Manager {
   readonly ready: Promise<void>;
   /** Base URL of the health/metrics server, when one runs. */
   readonly healthUrl?: string;
+  /** The webhook server, when the manager serves webhooks. */
+  readonly webhookServer?: WebhookServer;
   /** Every reconcile of every controller. */
   readonly records$: Observable<ReconcileRecord>;
   /** The metrics in Prometheus text format. */
@@ -110,6 +125,10 @@ interface Tracked {
  */
 export async function startManager(options: ManagerOptions): Promise<Manager> {
   const log = options.logger ?? silentLogger;
+  // Served first: informers of converted resources list through the conversion webhook.
+  const webhookServer = options.webhooks?.length
+    ? await serveWebhooks(options.webhooks, { logger: log, ...options.webhookServer })
+    : undefined;
   const now = options.now ?? Date.now;
   const base = createInformers(options.client);
   const tracked: Tracked[] = [];
@@ -230,24 +249,27 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   ready.then(() => (synced = true), () => {});
 
   const metricsText = () =>
-    renderPrometheus(managerMetrics(
-      reports.map((r) => ({
-        name: r.name,
-        reconcile: r.reconcile.snapshot(),
-        queue: r.queue.snapshot(),
-      })),
-      tracked.map((m) => {
-        let bytes = 0;
-        for (const o of m.informer.store.list()) bytes += jsonSize(o);
-        return {
-          resource: m.resource,
-          objects: m.informer.store.size,
-          bytes,
-          lagSeconds: m.last === undefined ? undefined : (now() - m.last) / 1000,
-        };
-      }),
-      election ? { name: election.name, isLeader: leading } : undefined,
-    ));
+    renderPrometheus([
+      ...managerMetrics(
+        reports.map((r) => ({
+          name: r.name,
+          reconcile: r.reconcile.snapshot(),
+          queue: r.queue.snapshot(),
+        })),
+        tracked.map((m) => {
+          let bytes = 0;
+          for (const o of m.informer.store.list()) bytes += jsonSize(o);
+          return {
+            resource: m.resource,
+            objects: m.informer.store.size,
+            bytes,
+            lagSeconds: m.last === undefined ? undefined : (now() - m.last) / 1000,
+          };
+        }),
+        election ? { name: election.name, isLeader: leading } : undefined,
+      ),
+      ...(webhookServer?.metrics.families() ?? []),
+    ]);
   const health: HealthServer | undefined = options.healthPort === undefined
     ? undefined
     : await serveHealth(options.healthPort, { ready: () => synced, metrics: metricsText });
@@ -265,6 +287,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       await electionDone;
       for (const s of subs) s.unsubscribe();
       records$.complete();
+      await webhookServer?.close();
       await health?.close();
       if (options.handleSignals) {
         for (const s of signals) {
@@ -281,6 +304,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   return {
     ready,
     healthUrl: health?.url,
+    ...(webhookServer ? { webhookServer } : {}),
     records$,
     metricsText,
     isLeader: () => leading,

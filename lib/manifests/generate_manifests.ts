@@ -14,6 +14,7 @@ import { crdManifests } from "./crd_manifests.ts";
 import { rbacManifests } from "./rbac_manifests.ts";
 import { defaultManifests, managerManifests } from "./manager_manifests.ts";
 import { kindResolver } from "./resolve_kind.ts";
+import { webhookManifests } from "./webhook_manifests.ts";
 
 /**
  * The modules `kubefold manifests` runs, in order. `defaultManifests` comes last: it lists
@@ -24,6 +25,7 @@ export const defaultManifestModules: readonly ManifestModule[] = [
   crdManifests,
   rbacManifests,
   managerManifests,
+  webhookManifests,
   defaultManifests,
 ];
 

@@ -46,3 +46,16 @@ export {
   type PolicyRule,
 } from "../manifests/derive_rbac.ts";
 export { builtinKinds, kindResolver } from "../manifests/resolve_kind.ts";
+export {
+  WEBHOOK_CERT_DIR,
+  WEBHOOK_PORT,
+  webhookManifests,
+  type WebhookObjectNames,
+  webhookObjectNames,
+} from "../manifests/webhook_manifests.ts";
+export {
+  injectCaBundle,
+  type WebhookCertificates,
+  webhookCertificates,
+  withWebhookCertificates,
+} from "../manifests/webhook_certificates.ts";

@@ -8,6 +8,7 @@
 import type { k8sApiextensions } from "../deps.ts";
 import type { ControllerSpec } from "../controller/controller_spec.ts";
 import { checkDns1123Label } from "../core/names.ts";
+import type { Webhook } from "../webhook/webhook_spec.ts";
 
 /** A kind's REST mapping, for kinds that are neither built in nor one of the operator's CRDs. */
 export interface KindMapping {
@@ -56,6 +57,11 @@ export interface OperatorSpec {
   readonly resources?: ContainerResources;
   /** REST mappings of other kinds the controllers read or write. */
   readonly kinds?: readonly KindMapping[];
+  /**
+   * Admission and conversion webhooks the manager serves (see `webhooks()`): the manifests
+   * then hold their configurations, the webhook Service and the CRDs' conversion stanzas.
+   */
+  readonly webhooks?: readonly Webhook[];
 }
 
 /** An {@link OperatorSpec} with every default filled in and the names of its objects. */

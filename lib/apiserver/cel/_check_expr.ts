@@ -35,14 +35,16 @@ const TYPE_NAMES = new Set([
 ]);
 
 /**
- * Checks `expr` (mutating it to add step counting) against the variables `self` and
- * `oldSelf` and the functions of `env`.
+ * Checks `expr` (mutating it to add step counting) against the declared variables (default
+ * `self` and `oldSelf`) and the functions of `env`.
  */
 export function checkExpr(
   parsed: ReturnType<typeof cel.parse>,
   source: string,
   env: cel.CelEnv,
+  variables: readonly string[] = ["self", "oldSelf"],
 ): ExprFacts {
+  const declared = new Set(variables);
   const issues: string[] = [];
   let usesOldSelf = false;
   let nextId = 1n << 40n;
@@ -60,8 +62,8 @@ export function checkExpr(
     switch (k.case) {
       case "identExpr":
         if (scope.has(k.value.name)) return;
-        if (k.value.name === "oldSelf") usesOldSelf = true;
-        else if (k.value.name !== "self" && !TYPE_NAMES.has(k.value.name)) {
+        if (k.value.name === "oldSelf" && declared.has("oldSelf")) usesOldSelf = true;
+        else if (!declared.has(k.value.name) && !TYPE_NAMES.has(k.value.name)) {
           issues.push(`${where(e)}: undeclared reference to '${k.value.name}' (in container '')`);
         }
         return;

@@ -17,8 +17,13 @@ export interface CelRuntime {
   readonly meter: CostMeter;
 }
 
-/** Creates the environment every rule of one CRD is planned in. */
-export function createRuntime(): CelRuntime {
+/**
+ * Creates the environment every rule of one CRD is planned in (variables `self` and
+ * `oldSelf`), or one with other dynamically typed variables (webhook match conditions).
+ */
+export function createRuntime(
+  variables: readonly string[] = ["self", "oldSelf"],
+): CelRuntime {
   const meter: CostMeter = { used: 0, limit: Number.POSITIVE_INFINITY, exceeded: false };
   const tick = cel.celFunc(TICK, [cel.CelScalar.BOOL], cel.CelScalar.BOOL, (cond) => {
     meter.used++;
@@ -31,7 +36,7 @@ export function createRuntime(): CelRuntime {
   const env = cel.celEnv({
     funcs: [...kubernetesLibrary, tick],
     re2,
-    variables: { self: cel.CelScalar.DYN, oldSelf: cel.CelScalar.DYN },
+    variables: Object.fromEntries(variables.map((v) => [v, cel.CelScalar.DYN])),
   });
   return { env, meter };
 }

@@ -128,14 +128,19 @@ export function installGarbageCollector(ctx: ServerContext): () => void {
     }
   };
 
-  const infoOf = (loc: Location) => {
-    const info = ctx.registry.byStorageKey(loc.storageKey);
+  // The version the object is stored in, when served: a metadata-only write then needs no
+  // conversion (custom resources with a conversion webhook cannot be converted here).
+  const infoOf = (loc: Location, obj?: KubeObject) => {
+    const any = ctx.registry.byStorageKey(loc.storageKey);
+    const av = String(obj?.apiVersion ?? "");
+    const version = av.slice(av.lastIndexOf("/") + 1);
+    const info = (any && ctx.registry.lookup(any.group, version, any.plural)) ?? any;
     if (!info) throw new Error(`Cannot collect garbage: resource ${loc.storageKey} is not served`);
     return info;
   };
 
   function removeRefs(loc: Location, obj: KubeObject, uids: readonly string[]): void {
-    const info = infoOf(loc);
+    const info = infoOf(loc, obj);
     const kept = refsOf(obj).filter((r) => !uids.includes(r.uid));
     const metadata: ObjectMeta = { ...obj.metadata };
     if (kept.length) metadata.ownerReferences = kept;
@@ -212,7 +217,7 @@ export function installGarbageCollector(ctx: ServerContext): () => void {
   function removeFinalizer(loc: Location, finalizer: string): void {
     const obj = stored(loc);
     if (!obj) return;
-    const info = infoOf(loc);
+    const info = infoOf(loc, obj);
     const metadata = { ...obj.metadata };
     metadata.finalizers = (metadata.finalizers ?? []).filter((f) => f !== finalizer);
     if (metadata.finalizers.length === 0) delete metadata.finalizers;
