@@ -15,7 +15,7 @@ import {
   type MessageTable,
   REPEATED,
 } from "./message_table.ts";
-import { wellKnown } from "./well_known.ts";
+import { jsonForms, wellKnown } from "./well_known.ts";
 import { WireReader, type WireValue } from "./wire_reader.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -29,7 +29,11 @@ function base64(bytes: Uint8Array): string {
 }
 
 const display = (name: string) =>
-  name.startsWith("@") ? `k8s.io.apimachinery.pkg.${name.slice(1)}` : `k8s.io.api.${name}`;
+  name.startsWith("@")
+    ? `k8s.io.apimachinery.pkg.${name.slice(1)}`
+    : name.startsWith("k8s.io.")
+    ? name
+    : `k8s.io.api.${name}`;
 
 function wrongWire(type: string, v: WireValue): Error {
   return new Error(`a ${type} field arrived with wire type ${v.wire}`);
@@ -103,7 +107,9 @@ function value(t: MessageTable, type: FieldType, v: WireValue): unknown {
     }
     return items;
   }
-  return decodeMessage(t, type, v.bytes);
+  const decoded = decodeMessage(t, type, v.bytes);
+  const form = jsonForms.get(type);
+  return form ? form(decoded) : decoded;
 }
 
 function zeroOf(t: MessageTable, type: FieldType): unknown {

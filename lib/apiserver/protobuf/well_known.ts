@@ -1,7 +1,8 @@
 /**
  * The apimachinery messages whose JSON form is not their fields: `Time` and `MicroTime`
  * (RFC 3339 strings), `Duration` (Go duration text), `Quantity` (its string), `IntOrString`
- * (a number or a string), `RawExtension`, `FieldsV1` and apiextensions `JSON` (embedded JSON).
+ * (a number or a string), `RawExtension`, `FieldsV1` and apiextensions `JSON` (embedded JSON);
+ * and apiextensions' schema unions, whose JSON is one of their fields (`jsonForms`).
  *
  * @module
  */
@@ -87,6 +88,31 @@ function embeddedJson(bytes: Uint8Array): unknown {
   }
 }
 
+const apiextensionsVersions = ["v1", "v1beta1"].map((v) =>
+  `k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.${v}`
+);
+
+type Decoded = Record<string, unknown>;
+const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
+
+/**
+ * apiextensions' `JSONSchemaPropsOr*` unions, from their decoded fields to the JSON their Go
+ * `MarshalJSON` writes (apiextensions `marshal.go`): a schema, a list or a boolean.
+ */
+export const jsonForms: ReadonlyMap<string, (fields: Decoded) => unknown> = new Map(
+  apiextensionsVersions.flatMap((v): [string, (fields: Decoded) => unknown][] => [
+    [
+      `${v}.JSONSchemaPropsOrArray`,
+      (f) => nonEmpty(f.jSONSchemas) ? f.jSONSchemas : f.schema ?? null,
+    ],
+    [`${v}.JSONSchemaPropsOrBool`, (f) => f.schema ?? f.allows === true],
+    [
+      `${v}.JSONSchemaPropsOrStringArray`,
+      (f) => nonEmpty(f.property) ? f.property : f.schema ?? null,
+    ],
+  ]),
+);
+
 /** The well-known messages by short name (see the table's naming). */
 export const wellKnown: ReadonlyMap<string, WellKnown> = new Map<string, WellKnown>([
   ["@apis.meta.v1.Time", (b) => time(b, false)],
@@ -101,4 +127,5 @@ export const wellKnown: ReadonlyMap<string, WellKnown> = new Map<string, WellKno
   }],
   ["@runtime.RawExtension", embeddedJson],
   ["@apis.meta.v1.FieldsV1", embeddedJson],
+  ...apiextensionsVersions.map((v): [string, WellKnown] => [`${v}.JSON`, embeddedJson]),
 ]);

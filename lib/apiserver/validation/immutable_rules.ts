@@ -14,6 +14,7 @@ import type { FieldError } from "../../core/status.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { forbidden, immutable, invalid } from "./field_errors.ts";
 import { goLabelSelector, goQuote, goScalar } from "./go_value.ts";
+import { compareQuantity, parseQuantity } from "../cel/_quantity.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
@@ -33,22 +34,86 @@ const secret: Rule = (obj, old) => [
   ...lockedData(["data"])(obj, old),
 ];
 
+const storageOf = (claim: Obj, where: "spec" | "status") => {
+  const list = where === "spec"
+    ? rec(rec(rec(claim.spec).resources).requests)
+    : rec(rec(claim.status).capacity);
+  return typeof list.storage === "string" ? parseQuantity(list.storage) : undefined;
+};
+
+const betaClass = "volume.beta.kubernetes.io/storage-class";
+
+/** kube-apiserver's ValidatePersistentVolumeClaimUpdate (core validation.go). */
 const pvc: Rule = (obj, old) => {
-  const spec = rec(obj.spec), before = rec(old.spec);
-  const bound = rec(old.status).phase === "Bound";
-  const strip = (s: Obj) => {
-    const { volumeAttributesClassName: _v, ...rest } = s;
-    if (!bound) return rest;
-    const { requests: _r, ...resources } = rec(rest.resources);
-    return { ...rest, resources };
-  };
-  if (deepEqual(strip(spec), strip(before))) return [];
-  return [
-    forbidden(
-      "spec",
-      "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
-    ),
-  ];
+  const spec = { ...rec(obj.spec) }, before = { ...rec(old.spec) };
+  const errs: FieldError[] = [];
+  // The binder sets volumeName once.
+  if (!before.volumeName) before.volumeName = spec.volumeName;
+  const oldAnn = rec(rec(old.metadata).annotations), newAnn = rec(rec(obj.metadata).annotations);
+  const cls = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  const oldCls = cls(before.storageClassName), newCls = cls(spec.storageClassName);
+  if (
+    oldAnn[betaClass] !== undefined && oldCls === undefined && newCls === oldAnn[betaClass] &&
+    (newAnn[betaClass] === undefined || newAnn[betaClass] === oldAnn[betaClass])
+  ) {
+    delete spec.storageClassName; // the upgrade from the beta annotation
+  } else {
+    if (newAnn[betaClass] !== oldAnn[betaClass]) {
+      errs.push(
+        invalid(
+          `metadata.annotations[${betaClass}]`,
+          goQuote(String(newAnn[betaClass] ?? "")),
+          "field is immutable",
+        ),
+      );
+    }
+    // A claim without a class may get one (retroactive default StorageClass).
+    if (
+      newCls !== undefined && oldCls === undefined &&
+      (oldAnn[betaClass] === undefined || newCls === oldAnn[betaClass])
+    ) spec.storageClassName = before.storageClassName;
+  }
+  if (rec(obj.status).phase === "Bound" && isPlainObject(rec(spec.resources).requests)) {
+    const resources = rec(spec.resources);
+    const requests = { ...rec(resources.requests) };
+    const was = rec(rec(before.resources).requests).storage;
+    if (was === undefined) delete requests.storage;
+    else requests.storage = was;
+    spec.resources = { ...resources, requests };
+  }
+  spec.volumeAttributesClassName = before.volumeAttributesClassName;
+  if (!deepEqual(spec, before)) {
+    errs.push(
+      forbidden(
+        "spec",
+        "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+      ),
+    );
+  }
+  const oldSize = storageOf(old, "spec"), newSize = storageOf(obj, "spec");
+  if (oldSize && newSize && compareQuantity(newSize, oldSize) < 0) {
+    // RecoverVolumeExpansionFailure (beta, on in 1.32): down to above status.capacity.
+    const capacity = storageOf(old, "status");
+    if (!capacity || compareQuantity(newSize, capacity) <= 0) {
+      errs.push(
+        forbidden("spec.resources.requests.storage", "field can not be less than status.capacity"),
+      );
+    }
+  }
+  if (rec(obj.spec).volumeMode !== rec(old.spec).volumeMode) {
+    errs.push(immutable("volumeMode", goQuote(String(rec(obj.spec).volumeMode ?? ""))));
+  }
+  if (
+    !deepEqual(rec(obj.spec).volumeAttributesClassName, rec(old.spec).volumeAttributesClassName)
+  ) {
+    errs.push(
+      forbidden(
+        "spec.volumeAttributesClassName",
+        "update is forbidden when the VolumeAttributesClass feature gate is disabled",
+      ),
+    );
+  }
+  return errs;
 };
 
 const pv: Rule = (obj, old) => {

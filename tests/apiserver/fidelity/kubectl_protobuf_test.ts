@@ -136,9 +136,12 @@ Deno.test({
           const r = await kubectl.run(c.args);
           assert.equal(r.code, 0, r.stderr);
           const obj = JSON.parse(meant.stdout);
+          // Read back at the version kubectl sent (autoscale sends autoscaling/v1).
+          const [group, version] = String(obj.apiVersion).split("/");
+          const resource = version ? `${c.resource}.${version}.${group}` : c.resource;
           const got = await kubectl.run([
             "get",
-            `${c.resource}/${obj.metadata.name}`,
+            `${resource}/${obj.metadata.name}`,
             ...(obj.metadata.namespace ? ["-n", obj.metadata.namespace] : []),
             "-o",
             "json",

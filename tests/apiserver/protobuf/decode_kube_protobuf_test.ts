@@ -93,3 +93,75 @@ Deno.test("decodeKubeProtobuf() names what it cannot decode", async () => {
     /protobuf field 99 of k8s\.io\.api\.core\.v1\.ConfigMap is not in the Kubernetes API this server knows/,
   );
 });
+
+Deno.test("decodeKubeProtobuf() decodes CRDs (schema unions, embedded JSON) and APIServices", async () => {
+  const names = [...str(1, "widgets"), ...str(2, "widget"), ...str(4, "Widget")];
+  const type = (t: string) => str(5, t);
+  // JSONSchemaProps fields: 5 type, 8 default (JSON), 20 enum (JSON), 24 items (OrArray),
+  // 29 properties (map), 30 additionalProperties (OrBool), 32 dependencies (OrStringArray),
+  // 38 x-kubernetes-preserve-unknown-fields.
+  const json = (num: number, v: unknown) => field(num, str(1, JSON.stringify(v)));
+  const prop = (name: string, schema: number[]) =>
+    field(29, [...str(1, name), ...field(2, schema)]);
+  const schema = [
+    ...type("object"),
+    ...prop("tags", [...type("array"), ...field(24, field(1, type("string"))), ...json(8, ["a"])]),
+    ...prop("mode", [...type("string"), ...json(20, "a"), ...json(20, "b")]),
+    ...prop("labels", [...type("object"), ...field(30, field(2, type("string")))]),
+    ...prop("open", [...type("object"), ...field(30, int(1, 1))]),
+    ...prop("tuple", [
+      ...type("array"),
+      ...field(24, [...field(2, type("string")), ...field(2, type("integer"))]),
+    ]),
+    ...prop("raw", [...type("object"), ...int(38, 1)]),
+    ...field(32, [...str(1, "a"), ...field(2, str(2, "b"))]),
+  ];
+  const version = [...str(1, "v1"), ...int(2, 1), ...int(3, 1), ...field(4, field(1, schema))];
+  const crd = await decodeKubeProtobuf(
+    envelope("apiextensions.k8s.io/v1", "CustomResourceDefinition", [
+      ...field(1, str(1, "widgets.example.com")),
+      ...field(2, [
+        ...str(1, "example.com"),
+        ...field(3, names),
+        ...str(4, "Namespaced"),
+        ...field(7, version),
+      ]),
+    ]),
+  );
+  assert.deepEqual(crd.spec, {
+    group: "example.com",
+    names: { plural: "widgets", singular: "widget", kind: "Widget" },
+    scope: "Namespaced",
+    versions: [{
+      name: "v1",
+      served: true,
+      storage: true,
+      schema: {
+        openAPIV3Schema: {
+          type: "object",
+          properties: {
+            tags: { type: "array", items: { type: "string" }, default: ["a"] },
+            mode: { type: "string", enum: ["a", "b"] },
+            labels: { type: "object", additionalProperties: { type: "string" } },
+            open: { type: "object", additionalProperties: true },
+            tuple: { type: "array", items: [{ type: "string" }, { type: "integer" }] },
+            raw: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+          },
+          dependencies: { a: ["b"] },
+        },
+      },
+    }],
+  });
+  const api = await decodeKubeProtobuf(
+    envelope("apiregistration.k8s.io/v1", "APIService", [
+      ...field(1, str(1, "v1.example.com")),
+      ...field(2, [...str(2, "example.com"), ...str(3, "v1"), ...int(7, 1000), ...int(8, 15)]),
+    ]),
+  );
+  assert.deepEqual(api.spec, {
+    group: "example.com",
+    version: "v1",
+    groupPriorityMinimum: 1000,
+    versionPriority: 15,
+  });
+});

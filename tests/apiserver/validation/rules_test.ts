@@ -212,9 +212,61 @@ Deno.test("immutable fields of other kinds, with kube's messages", () => {
     status: bound ? { phase: "Bound" } : {},
   });
   assert.deepEqual(run("", "PersistentVolumeClaim", pvc("2Gi", true), pvc("1Gi", true)), []);
+  const specForbidden =
+    "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims";
   assert.deepEqual(run("", "PersistentVolumeClaim", pvc("2Gi", false), pvc("1Gi", false)), [
-    "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+    specForbidden,
   ]);
+  // ValidatePersistentVolumeClaimUpdate: the binder sets volumeName once; a claim without a
+  // class may get one; a bound claim shrinks only down to above status.capacity.
+  const withSpec = (extra: Record<string, unknown>, status: Record<string, unknown> = {}) => ({
+    ...pvc("1Gi", false),
+    spec: { resources: { requests: { storage: "1Gi" } }, ...extra },
+    status,
+  });
+  assert.deepEqual(
+    run("", "PersistentVolumeClaim", withSpec({ volumeName: "pv-1" }), withSpec({})),
+    [],
+  );
+  assert.deepEqual(
+    run(
+      "",
+      "PersistentVolumeClaim",
+      withSpec({ volumeName: "pv-2" }),
+      withSpec({ volumeName: "pv-1" }),
+    ),
+    [specForbidden],
+  );
+  assert.deepEqual(
+    run("", "PersistentVolumeClaim", withSpec({ storageClassName: "fast" }), withSpec({})),
+    [],
+  );
+  assert.deepEqual(
+    run(
+      "",
+      "PersistentVolumeClaim",
+      withSpec({ storageClassName: "slow" }),
+      withSpec({ storageClassName: "fast" }),
+    ),
+    [specForbidden],
+  );
+  const bound = (storage: string) => ({
+    ...pvc(storage, true),
+    status: { phase: "Bound", capacity: { storage: "2Gi" } },
+  });
+  assert.deepEqual(run("", "PersistentVolumeClaim", bound("1Gi"), bound("3Gi")), [
+    "spec.resources.requests.storage: Forbidden: field can not be less than status.capacity",
+  ]);
+  assert.deepEqual(run("", "PersistentVolumeClaim", bound("2500Mi"), bound("3Gi")), []);
+  assert.deepEqual(
+    run(
+      "",
+      "PersistentVolumeClaim",
+      withSpec({ volumeMode: "Block" }),
+      withSpec({ volumeMode: "Filesystem" }),
+    ),
+    [specForbidden, 'volumeMode: Invalid value: "Block": field is immutable'],
+  );
 });
 
 Deno.test("defaults of kinds kube-apiserver defaults beyond the workloads", () => {

@@ -1,6 +1,7 @@
 /**
  * `deno task gen:protobuf --api <k8s.io/api checkout> --apimachinery <k8s.io/apimachinery
- * checkout>`: writes `lib/apiserver/protobuf/data/messages.json`, the protobuf schema of every
+ * checkout> --aggregator <k8s.io/kube-aggregator checkout> --apiextensions
+ * <k8s.io/apiextensions-apiserver checkout>`: writes `lib/apiserver/protobuf/data/messages.json`, the protobuf schema of every
  * Kubernetes API message the embedded server decodes request bodies with: per message, its
  * fields by number with JSON name, type and JSON semantics. Field numbers and types come from
  * the packages' `generated.proto`, the JSON side (names, `omitempty`, `,inline`, pointers)
@@ -10,7 +11,8 @@
  * `group/version` to its proto package (`apps/v1` -> `apps.v1`, read from the packages'
  * `register.go`); `messages` maps a message name to its fields, or `{ list }` for a nullable
  * list wrapper. Names drop `k8s.io.api.` and write `k8s.io.apimachinery.pkg.` as `@`
- * (`core.v1.PodSpec`, `@apis.meta.v1.Time`). A field is `[number, jsonName, type, flags]`, a
+ * (`core.v1.PodSpec`, `@apis.meta.v1.Time`); kube-aggregator's and apiextensions-apiserver's keep
+ * their full names (`k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIService`). A field is `[number, jsonName, type, flags]`, a
  * type a scalar (`string`, `bool`, `bytes`, `int32`, `int64`, `uint32`, `uint64`, `double`,
  * `float`), a message name, or `["map", keyScalar, valueType]`; flags: 1 repeated, 2 keep
  * zero (a pointer, or no `omitempty`), 4 inline (`json:",inline"`), 8 pointer.
@@ -65,19 +67,36 @@ async function goStructs(dir: string): Promise<GoStructs> {
   return structs;
 }
 
-/** Builds the table from checkouts of k8s.io/api and k8s.io/apimachinery. */
-export async function buildTable(api: string, apimachinery: string, source: string) {
+/** Checkouts of the modules the table is built from. */
+export interface Sources {
+  /** k8s.io/api */
+  readonly api: string;
+  /** k8s.io/apimachinery */
+  readonly apimachinery: string;
+  /** k8s.io/kube-aggregator (apiregistration.k8s.io) */
+  readonly aggregator?: string;
+  /** k8s.io/apiextensions-apiserver (apiextensions.k8s.io) */
+  readonly apiextensions?: string;
+}
+
+/** Builds the table from checkouts of the API modules. */
+export async function buildTable(src: Sources, source: string) {
   const roots: [string, string][] = [
-    ["k8s.io/api/", api],
-    ["k8s.io/apimachinery/", apimachinery],
+    ["k8s.io/api/", src.api],
+    ["k8s.io/apimachinery/", src.apimachinery],
   ];
-  const files = [...await walk(api), ...await walk(`${apimachinery}/pkg`)]
-    .filter((f) => !f.includes("testapigroup"))
-    .sort();
+  if (src.aggregator) roots.push(["k8s.io/kube-aggregator/", src.aggregator]);
+  if (src.apiextensions) roots.push(["k8s.io/apiextensions-apiserver/", src.apiextensions]);
+  const files: string[] = [];
+  for (const [prefix, dir] of roots) {
+    files.push(...await walk(prefix === "k8s.io/api/" ? dir : `${dir}/pkg`));
+  }
+  files.sort();
+  const kept = files.filter((f) => !f.includes("testapigroup") && !f.includes("/testdata/"));
   const messages: Record<string, unknown> = {};
   const groups: Record<string, string> = {};
   const structsByDir = new Map<string, GoStructs>();
-  for (const file of files) {
+  for (const file of kept) {
     const protos: ProtoMessage[] = readProto(await Deno.readTextFile(file));
     for (const m of protos) {
       const root = roots.find(([prefix]) => m.goPackage.startsWith(prefix));
@@ -87,7 +106,7 @@ export async function buildTable(api: string, apimachinery: string, source: stri
       if (!structs) {
         structsByDir.set(dir, structs = await goStructs(dir));
         const group = await groupOf(dir);
-        if (group !== undefined && m.goPackage.startsWith("k8s.io/api/")) {
+        if (group !== undefined && !m.goPackage.startsWith("k8s.io/apimachinery/")) {
           const version = dir.slice(dir.lastIndexOf("/") + 1);
           const gv = group ? `${group}/${version}` : version;
           groups[gv] = shortName(m.name.slice(0, m.name.lastIndexOf(".")));
@@ -118,14 +137,16 @@ function arg(name: string): string | undefined {
 
 if (import.meta.main) {
   const api = arg("--api"), apimachinery = arg("--apimachinery");
-  if (!api || !apimachinery) {
+  const aggregator = arg("--aggregator"), apiextensions = arg("--apiextensions");
+  if (!api || !apimachinery || !aggregator || !apiextensions) {
     console.error(
-      "usage: deno task gen:protobuf --api <k8s.io/api checkout> --apimachinery <k8s.io/apimachinery checkout> [--source <text>]",
+      "usage: deno task gen:protobuf --api <k8s.io/api checkout> --apimachinery <k8s.io/apimachinery checkout> --aggregator <k8s.io/kube-aggregator checkout> --apiextensions <k8s.io/apiextensions-apiserver checkout> [--source <text>]",
     );
     Deno.exit(2);
   }
-  const source = arg("--source") ?? "k8s.io/api and k8s.io/apimachinery";
-  const table = await buildTable(api, apimachinery, source);
+  const source = arg("--source") ??
+    "k8s.io/api, apimachinery, kube-aggregator and apiextensions-apiserver";
+  const table = await buildTable({ api, apimachinery, aggregator, apiextensions }, source);
   const out = new URL("../../../lib/apiserver/protobuf/data/messages.json", import.meta.url);
   // One message per line: readable diffs, compact file.
   const body = Object.entries(table.messages).map(([k, v]) =>
