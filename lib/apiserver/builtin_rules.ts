@@ -11,6 +11,7 @@ import type { KindHooks } from "./context.ts";
 import { kindDefaults } from "./defaults/kind_defaults.ts";
 import { immutableFieldRules } from "./validation/immutable_rules.ts";
 import { serviceErrors } from "./validation/service_rules.ts";
+import { groupKindErrors } from "./validation/group_rules.ts";
 import { workloadErrors, type WorkloadKind } from "./validation/workload_rules.ts";
 import { nonNegative, required } from "./validation/field_errors.ts";
 
@@ -36,6 +37,8 @@ export function kindRules(group: string, kind: string): Rule | undefined {
     rules.push((obj, old) => workloadErrors(kind as WorkloadKind, obj, old));
   }
   if (group === "" && kind === "Service") rules.push(serviceErrors);
+  const groupRule = groupKindErrors(group, kind);
+  if (groupRule) rules.push(groupRule);
   if (group === "apps" && kind === "ControllerRevision") {
     rules.push((obj) => {
       const o = obj as { data?: unknown; revision?: unknown };

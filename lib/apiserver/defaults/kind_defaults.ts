@@ -257,6 +257,24 @@ const others: Record<string, Defaulter> = {
     o.reclaimPolicy ??= "Delete";
     o.volumeBindingMode ??= "Immediate";
   },
+  "storage.k8s.io/CSIDriver": withSpec((spec) => {
+    spec.attachRequired ??= true;
+    spec.podInfoOnMount ??= false;
+    spec.storageCapacity ??= false;
+    spec.fsGroupPolicy ??= "ReadWriteOnceWithFSType";
+    if (!Array.isArray(spec.volumeLifecycleModes) || spec.volumeLifecycleModes.length === 0) {
+      spec.volumeLifecycleModes = ["Persistent"];
+    }
+    spec.requiresRepublish ??= false;
+    spec.seLinuxMount ??= false; // SELinuxMountReadWriteOncePod is on in 1.32
+    return spec;
+  }),
+  "networking.k8s.io/IngressClass": withSpec((spec) => {
+    if (isPlainObject(spec.parameters)) {
+      spec.parameters = { ...spec.parameters, scope: spec.parameters.scope ?? "Cluster" };
+    }
+    return spec;
+  }),
   "discovery.k8s.io/EndpointSlice": (obj) => {
     const o = obj as Obj;
     if (o.ports !== undefined) {

@@ -43,17 +43,18 @@ export function goStringMap(map: unknown): string {
 }
 
 /**
- * `%#v` of a `[]string` (`(nil)` when absent).
+ * `%#v` of a `[]string`, or of a slice of a named string type (`(nil)` when absent).
  *
  * @example
  * ```ts
  * import { goStringSlice } from "./go_value.ts";
  * goStringSlice(["10.96.0.5"]); // '[]string{"10.96.0.5"}'
+ * goStringSlice(undefined, "core.ResourceQuotaScope"); // '[]core.ResourceQuotaScope(nil)'
  * ```
  */
-export function goStringSlice(list: unknown): string {
-  if (!Array.isArray(list)) return "[]string(nil)";
-  return `[]string{${list.map((s) => goQuote(String(s))).join(", ")}}`;
+export function goStringSlice(list: unknown, type = "string"): string {
+  if (!Array.isArray(list)) return `[]${type}(nil)`;
+  return `[]${type}{${list.map((s) => goQuote(String(s))).join(", ")}}`;
 }
 
 function requirement(r: unknown): string {

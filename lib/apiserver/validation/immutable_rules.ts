@@ -4,7 +4,8 @@
  * `Validate<Kind>Update` functions): ConfigMap and Secret (`immutable`, Secret `type`),
  * PersistentVolumeClaim and PersistentVolume specs, Job spec fields, role bindings'
  * `roleRef`, PriorityClass `value`, StorageClass parameters, IngressClass controller,
- * EndpointSlice `addressType`, ControllerRevision `data`.
+ * EndpointSlice `addressType`, ControllerRevision `data`, ResourceQuota `scopes`, CSIDriver
+ * `attachRequired` and `volumeLifecycleModes`.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import { isPlainObject } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { forbidden, immutable, invalid } from "./field_errors.ts";
-import { goLabelSelector, goQuote, goScalar } from "./go_value.ts";
+import { goLabelSelector, goQuote, goScalar, goStringSlice } from "./go_value.ts";
 import { compareQuantity, parseQuantity } from "../cel/_quantity.ts";
 
 type Obj = Record<string, unknown>;
@@ -224,7 +225,37 @@ const simpleImmutable = (path: readonly string[]): Rule => (obj, old) => {
   return deepEqual(now, at(old)) ? [] : [immutable(path.join("."), goScalar(now))];
 };
 
+/** ValidateResourceQuotaUpdate: the scopes (as a set) cannot change. */
+const resourceQuota: Rule = (obj, old) => {
+  const scopes = (o: Obj) => {
+    const list = rec(o.spec).scopes;
+    return [...new Set(Array.isArray(list) ? list.map(String) : [])].sort();
+  };
+  if (deepEqual(scopes(obj), scopes(old))) return [];
+  return [immutable("spec.scopes", goStringSlice(rec(obj.spec).scopes, "core.ResourceQuotaScope"))];
+};
+
+/** ValidateCSIDriverUpdate (storage validation.go; its path says `attachedRequired`). */
+const csiDriver: Rule = (obj, old) => {
+  const spec = rec(obj.spec), before = rec(old.spec);
+  const errs: FieldError[] = [];
+  if (!deepEqual(spec.attachRequired, before.attachRequired)) {
+    errs.push(immutable("spec.attachedRequired", goScalar(spec.attachRequired)));
+  }
+  if (!deepEqual(spec.volumeLifecycleModes, before.volumeLifecycleModes)) {
+    errs.push(
+      immutable(
+        "spec.volumeLifecycleModes",
+        goStringSlice(spec.volumeLifecycleModes, "storage.VolumeLifecycleMode"),
+      ),
+    );
+  }
+  return errs;
+};
+
 const rules: Readonly<Record<string, Rule>> = {
+  "storage.k8s.io/CSIDriver": csiDriver,
+  "/ResourceQuota": resourceQuota,
   "/ConfigMap": lockedData(["data", "binaryData"]),
   "/Secret": secret,
   "/PersistentVolumeClaim": pvc,

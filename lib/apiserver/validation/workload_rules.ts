@@ -89,7 +89,17 @@ const percent = (v: unknown) =>
   typeof v === "string" && /^[0-9]+%$/.test(v) ? Number(v.slice(0, -1)) : undefined;
 const intOrPercent = (v: unknown) => percent(v) ?? (typeof v === "number" ? v : 0);
 
-function intOrPercentErrors(field: string, v: unknown): FieldError[] {
+/**
+ * `ValidatePositiveIntOrPercent` and `IsNotMoreThan100Percent` of an int-or-percent field.
+ *
+ * @example
+ * ```ts
+ * import { intOrPercentErrors } from "./workload_rules.ts";
+ * intOrPercentErrors("spec.minAvailable", "120%")[0].detail;
+ * // 'Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"120%"}: must not be greater than 100%'
+ * ```
+ */
+export function intOrPercentErrors(field: string, v: unknown): FieldError[] {
   if (v === undefined || v === null) return [];
   if (typeof v === "string") {
     const errs = percent(v) === undefined

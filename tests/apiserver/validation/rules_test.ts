@@ -250,6 +250,31 @@ Deno.test("immutable fields of other kinds, with kube's messages", () => {
     ),
     [specForbidden],
   );
+  const quota = (scopes?: string[]) => ({
+    apiVersion: "v1",
+    kind: "ResourceQuota",
+    spec: { hard: { pods: "1" }, ...(scopes ? { scopes } : {}) },
+  });
+  assert.deepEqual(
+    run(
+      "",
+      "ResourceQuota",
+      quota(["Terminating", "BestEffort"]),
+      quota(["BestEffort", "Terminating"]),
+    ),
+    [],
+  );
+  assert.deepEqual(run("", "ResourceQuota", quota(["NotTerminating"]), quota()), [
+    'spec.scopes: Invalid value: []core.ResourceQuotaScope{"NotTerminating"}: field is immutable',
+  ]);
+  const csi = (attachRequired: boolean) => ({
+    apiVersion: "storage.k8s.io/v1",
+    kind: "CSIDriver",
+    spec: { attachRequired, volumeLifecycleModes: ["Persistent"] },
+  });
+  assert.deepEqual(run("storage.k8s.io", "CSIDriver", csi(false), csi(true)), [
+    "spec.attachedRequired: Invalid value: false: field is immutable",
+  ]);
   const bound = (storage: string) => ({
     ...pvc(storage, true),
     status: { phase: "Bound", capacity: { storage: "2Gi" } },
@@ -288,6 +313,26 @@ Deno.test("defaults of kinds kube-apiserver defaults beyond the workloads", () =
   const sc = {} as KubeObject;
   kindDefaults("storage.k8s.io", "StorageClass")!(sc);
   assert.deepEqual(sc, { reclaimPolicy: "Delete", volumeBindingMode: "Immediate" });
+  // storage/v1 SetDefaults_CSIDriver; networking/v1 SetDefaults_IngressClass.
+  const csi = { spec: { attachRequired: false } } as unknown as KubeObject;
+  kindDefaults("storage.k8s.io", "CSIDriver")!(csi);
+  assert.deepEqual(csi.spec, {
+    attachRequired: false,
+    podInfoOnMount: false,
+    storageCapacity: false,
+    fsGroupPolicy: "ReadWriteOnceWithFSType",
+    volumeLifecycleModes: ["Persistent"],
+    requiresRepublish: false,
+    seLinuxMount: false,
+  });
+  const ic = {
+    spec: { controller: "x.io/c", parameters: { kind: "P", name: "p" } },
+  } as unknown as KubeObject;
+  kindDefaults("networking.k8s.io", "IngressClass")!(ic);
+  assert.deepEqual(ic.spec, {
+    controller: "x.io/c",
+    parameters: { kind: "P", name: "p", scope: "Cluster" },
+  });
   const np = { spec: { egress: [{ ports: [{ port: 53 }] }] } } as KubeObject;
   kindDefaults("networking.k8s.io", "NetworkPolicy")!(np);
   assert.deepEqual(np.spec, {
@@ -295,4 +340,121 @@ Deno.test("defaults of kinds kube-apiserver defaults beyond the workloads", () =
     policyTypes: ["Ingress", "Egress"],
   });
   assert.equal(kindDefaults("coordination.k8s.io", "Lease"), undefined);
+});
+
+Deno.test("PodDisruptionBudget, HorizontalPodAutoscaler and Ingress rules (policy, autoscaling, networking validation.go)", () => {
+  const pdb = (spec: Record<string, unknown>) => ({
+    apiVersion: "policy/v1",
+    kind: "PodDisruptionBudget",
+    spec: { selector: { matchLabels: { app: "web" } }, ...spec },
+  });
+  const both = run("policy", "PodDisruptionBudget", pdb({ minAvailable: 1, maxUnavailable: 1 }));
+  assert.equal(both.length, 1);
+  assert.match(
+    both[0],
+    /^spec: Invalid value: policy\.PodDisruptionBudgetSpec\{MinAvailable:\(\*intstr\.IntOrString\)\(0xc[0-9a-f]+\), Selector:\(\*v1\.LabelSelector\)\(0xc[0-9a-f]+\), MaxUnavailable:\(\*intstr\.IntOrString\)\(0xc[0-9a-f]+\), UnhealthyPodEvictionPolicy:\(\*policy\.UnhealthyPodEvictionPolicyType\)\(nil\)\}: minAvailable and maxUnavailable cannot be both set$/,
+  );
+  assert.deepEqual(run("policy", "PodDisruptionBudget", pdb({ minAvailable: "120%" })), [
+    'spec.minAvailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"120%"}: must not be greater than 100%',
+  ]);
+  assert.deepEqual(run("policy", "PodDisruptionBudget", pdb({ maxUnavailable: "50%" })), []);
+
+  const hpa = (spec: Record<string, unknown>) => ({
+    apiVersion: "autoscaling/v2",
+    kind: "HorizontalPodAutoscaler",
+    spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, ...spec },
+  });
+  assert.deepEqual(
+    run("autoscaling", "HorizontalPodAutoscaler", hpa({ minReplicas: 3, maxReplicas: 2 })),
+    [
+      "spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`",
+    ],
+  );
+  assert.deepEqual(
+    run("autoscaling", "HorizontalPodAutoscaler", {
+      ...hpa({ minReplicas: 0, maxReplicas: 0 }),
+      spec: { minReplicas: 0, maxReplicas: 0, scaleTargetRef: { kind: "Deployment" } },
+    }),
+    [
+      "spec.minReplicas: Invalid value: 0: must be greater than or equal to 1",
+      "spec.maxReplicas: Invalid value: 0: must be greater than 0",
+      "spec.scaleTargetRef.name: Required value",
+      "spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas",
+    ],
+  );
+  assert.deepEqual(
+    run(
+      "autoscaling",
+      "HorizontalPodAutoscaler",
+      hpa({
+        maxReplicas: 5,
+        metrics: [{
+          type: "Pods",
+          resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } },
+        }],
+        behavior: { scaleDown: { policies: [{ type: "Pods", value: 0, periodSeconds: 3600 }] } },
+      }),
+    ),
+    [
+      "spec.metrics[0].pods: Required value: must populate information for the given metric source",
+      "spec.behavior.scaleDown.policies[0].value: Invalid value: 0: must be greater than zero",
+      "spec.behavior.scaleDown.policies[0].periodSeconds: Invalid value: 3600: must be less than or equal to 1800",
+    ],
+  );
+
+  const ingress = (spec: Record<string, unknown>, annotations?: Record<string, string>) => ({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "Ingress",
+    metadata: { name: "web", ...(annotations ? { annotations } : {}) },
+    spec,
+  });
+  assert.deepEqual(run("networking.k8s.io", "Ingress", ingress({})), [
+    "spec: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified",
+  ]);
+  const backend = { service: { name: "api", port: { number: 80 } } };
+  assert.deepEqual(
+    run(
+      "networking.k8s.io",
+      "Ingress",
+      ingress({
+        ingressClassName: "nginx",
+        rules: [{
+          host: "10.0.0.1",
+          http: {
+            paths: [
+              { path: "api", pathType: "Prefix", backend },
+              { path: "/a", backend },
+              {
+                path: "/b",
+                pathType: "Exact",
+                backend: { service: { name: "api", port: { name: "http", number: 80 } } },
+              },
+              { path: "/c", pathType: "Exact", backend: { service: { name: "api", port: {} } } },
+            ],
+          },
+        }],
+      }, { "kubernetes.io/ingress.class": "traefik" }),
+    ),
+    [
+      'spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
+      'spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path',
+      "spec.rules[0].http.paths[1].pathType: Required value: pathType must be specified",
+      'spec.rules[0].http.paths[2].backend: Invalid value: "": cannot set both port name & port number',
+      "spec.rules[0].http.paths[3].backend: Required value: port name or number is required",
+      'annotations.kubernetes.io/ingress.class: Invalid value: "traefik": must match `ingressClassName` when both are specified',
+    ],
+  );
+  assert.deepEqual(
+    run(
+      "networking.k8s.io",
+      "Ingress",
+      ingress({
+        rules: [{
+          host: "*.example.com",
+          http: { paths: [{ path: "/", pathType: "Prefix", backend }] },
+        }],
+      }),
+    ),
+    [],
+  );
 });
