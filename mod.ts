@@ -92,6 +92,7 @@ export {
   type JsonLoggerOptions,
   type LogFields,
   type Logger,
+  type LogLevel,
   silentLogger,
   withFields,
 } from "./lib/core/logger.ts";
@@ -122,10 +123,11 @@ export {
   createRequestBudget,
   type RequestBudget,
   type RequestBudgetOptions,
+  type RequestPriority,
 } from "./lib/client/create_request_budget.ts";
 export type { BucketOptions } from "./lib/client/adaptive_bucket.ts";
 export type { BackoffOptions } from "./lib/client/backoff_delay.ts";
-export type { RequestSpec } from "./lib/client/_transport.ts";
+export type { RequestSpec, RequestTimeouts } from "./lib/client/_transport.ts";
 export { type ApiError, describeObject, type RequestTarget } from "./lib/client/api_error.ts";
 export {
   isAlreadyExists,
@@ -141,6 +143,7 @@ export type { KubeconfigSourceOptions } from "./lib/client/config/read_kubeconfi
 export {
   type InClusterOptions,
   loadInClusterConfig,
+  SERVICE_ACCOUNT_DIR_ENV,
 } from "./lib/client/config/load_in_cluster_config.ts";
 export type {
   Auth,
@@ -227,7 +230,15 @@ export {
 export type { ReconcileContext, Reconciler } from "./lib/reconcile/reconciler.ts";
 export { type ReconcileError, terminal, transient } from "./lib/reconcile/reconcile_error.ts";
 export { isEmptyPlan, type Plan } from "./lib/reconcile/plan.ts";
-export { deleteOp, type ObjectRef, type Op, type PatchType, refOf } from "./lib/reconcile/op.ts";
+export {
+  deleteOp,
+  type EventInput,
+  type ObjectRef,
+  type Op,
+  type PatchType,
+  refOf,
+  statusOp,
+} from "./lib/reconcile/op.ts";
 export {
   type World,
   worldFromObjects,
@@ -235,7 +246,12 @@ export {
   worldFromStore,
   type WorldFromStoreOptions,
 } from "./lib/reconcile/world.ts";
-export { controllerUid, isControlledBy, ownerReference } from "./lib/reconcile/owner_reference.ts";
+export {
+  controllerUid,
+  isControlledBy,
+  type OwnedObject,
+  ownerReference,
+} from "./lib/reconcile/owner_reference.ts";
 export {
   type Condition,
   type ConditionInput,
@@ -300,7 +316,6 @@ export {
 export { formatPlan } from "./lib/apply/format_plan.ts";
 export {
   createEventRecorder,
-  type EventInput,
   type EventRecorder,
   type EventRecorderOptions,
   type EventRegarding,
@@ -312,7 +327,11 @@ export {
   controller,
   type ControllerSpec,
   type Kind,
+  kind,
   type OpType,
+  type OwnedResource,
+  type TriggerOptions,
+  watch,
   type WatchTrigger,
   type WriteDeclaration,
 } from "./lib/controller/controller_spec.ts";
@@ -333,6 +352,7 @@ export {
   type ControllerMetrics,
   type ControllerMetricsSnapshot,
   createControllerMetrics,
+  type ReconcileErrorType,
   type ReconcileResult,
 } from "./lib/controller/controller_metrics.ts";
 export { type Manager, type ManagerOptions, startManager } from "./lib/manager/start_manager.ts";
@@ -419,10 +439,12 @@ export {
 export type {
   k8sApiextensions as apiextensionsv1,
   k8sApps as appsv1,
+  k8sAutoscaling as autoscalingv2,
   k8sBatch as batchv1,
   k8sCoordination as coordinationv1,
   k8sCore as corev1,
   k8sDiscovery as discoveryv1,
   k8sEvents as eventsv1,
   k8sMeta as metav1,
+  k8sNetworking as networkingv1,
 } from "./lib/deps.ts";

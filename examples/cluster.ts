@@ -14,11 +14,12 @@
  * @module
  */
 import { connect, E, type KubeObject } from "../mod.ts";
-import { scaledClock, startCluster } from "../lib/apiserver/mod.ts";
+import { repairDataDir, scaledClock, startCluster } from "../lib/apiserver/mod.ts";
 import { cliFlagsHelp, parseCliArgs } from "../lib/apiserver/cli.ts";
 
 const usage = `usage: deno task cluster [--demo-only] [--port N] [--host ADDR] [--kubeconfig PATH]
-                           [--data-dir DIR] [--tls [--token TOKEN]] [--nodes N]
+                           [--data-dir DIR [--repair-wal OFFSET|snapshot]]
+                           [--tls [--token TOKEN]] [--nodes N]
 
 Runs the embedded API server with the workload controllers, for kubectl.
   --demo-only        tour a rollout, a Service, a StatefulSet, Jobs and a CronJob on a
@@ -35,6 +36,14 @@ if (parsed.args.help) {
   Deno.exit(0);
 }
 const { args } = parsed;
+if (args.repairWal && args.dataDir) {
+  const repaired = repairDataDir(args.dataDir, args.repairWal);
+  if (repaired._tag === "Left") {
+    console.error(`cluster: ${repaired.left.message}`);
+    Deno.exit(1);
+  }
+  console.error(`cluster: ${repaired.right}`);
+}
 const t0 = performance.now();
 const elapsed = () => `[${((performance.now() - t0) / 1000).toFixed(2)}s]`;
 const clock = demoOnly
@@ -46,7 +55,7 @@ const cluster = await startCluster({
   dataDir: args.dataDir,
   token: args.token,
   tls: args.tls,
-  simulation: { nodes: args.nodes ?? 3 },
+  simulation: { nodes: args.nodes ?? 3, ...(args.runImages ? { runImages: args.runImages } : {}) },
   ...(clock ? { clock } : {}),
 }).catch((e) => {
   console.error(`cluster: ${e instanceof Error ? e.message : String(e)}`); // e.g. a taken port

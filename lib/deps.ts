@@ -70,14 +70,26 @@ export type Option<A> = option.Option<A>;
 export * as YAML from "npm:yaml@2.9.1";
 
 // Kubernetes built-in resource types (types only).
+/** Kubernetes `meta/v1` types (`ObjectMeta`, `LabelSelector`, ...), from `kubernetes-types`. */
 export type * as k8sMeta from "npm:kubernetes-types@1.30.0/meta/v1.d.ts";
+/** Kubernetes `core/v1` types (`Pod`, `Service`, `ConfigMap`, ...), from `kubernetes-types`. */
 export type * as k8sCore from "npm:kubernetes-types@1.30.0/core/v1.d.ts";
+/** Kubernetes `apps/v1` types (`Deployment`, `StatefulSet`, ...), from `kubernetes-types`. */
 export type * as k8sApps from "npm:kubernetes-types@1.30.0/apps/v1.d.ts";
+/** Kubernetes `coordination.k8s.io/v1` types (`Lease`), from `kubernetes-types`. */
 export type * as k8sCoordination from "npm:kubernetes-types@1.30.0/coordination/v1.d.ts";
+/** Kubernetes `events.k8s.io/v1` types (`Event`), from `kubernetes-types`. */
 export type * as k8sEvents from "npm:kubernetes-types@1.30.0/events/v1.d.ts";
+/** Kubernetes `apiextensions.k8s.io/v1` types (`CustomResourceDefinition`, ...), from `kubernetes-types`. */
 export type * as k8sApiextensions from "npm:kubernetes-types@1.30.0/apiextensions/v1.d.ts";
+/** Kubernetes `batch/v1` types (`Job`, `CronJob`), from `kubernetes-types`. */
 export type * as k8sBatch from "npm:kubernetes-types@1.30.0/batch/v1.d.ts";
+/** Kubernetes `discovery.k8s.io/v1` types (`EndpointSlice`), from `kubernetes-types`. */
 export type * as k8sDiscovery from "npm:kubernetes-types@1.30.0/discovery/v1.d.ts";
+/** Kubernetes `networking.k8s.io/v1` types (`Ingress`, ...), from `kubernetes-types`. */
+export type * as k8sNetworking from "npm:kubernetes-types@1.30.0/networking/v1.d.ts";
+/** Kubernetes `autoscaling/v2` types (`HorizontalPodAutoscaler`), from `kubernetes-types`. */
+export type * as k8sAutoscaling from "npm:kubernetes-types@1.30.0/autoscaling/v2.d.ts";
 
 // Cron schedules of CronJobs (five fields, @macros, time zones): zero dependencies, MIT,
 // maintained, and it evaluates in any IANA time zone through Intl (controllers/workloads/).

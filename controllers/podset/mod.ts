@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { controller, type World, worldFromStore } from "../../mod.ts";
+import { controller, kind } from "../../mod.ts";
 import { type PodSetWorld, reconcilePodSet } from "./reconcile.ts";
 import { type Pod, type PodSet, PODSET_API_VERSION, PODSET_KIND } from "./types.ts";
 
@@ -24,7 +24,7 @@ export { reconcilePodSet } from "./reconcile.ts";
 export type { PodSetContext, PodSetWorld } from "./reconcile.ts";
 export * from "./types.ts";
 
-const pods = { apiVersion: "v1", kind: "Pod" };
+const pods = kind<Pod>("v1", "Pod");
 
 /**
  * The PodSet controller spec: PodSets are primary, pods are owned.
@@ -37,14 +37,12 @@ const pods = { apiVersion: "v1", kind: "Pod" };
  */
 export const podSetController = controller<PodSet, PodSetWorld>({
   name: "podset",
-  for: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND },
+  for: kind<PodSet>(PODSET_API_VERSION, PODSET_KIND),
   owns: [pods],
   writes: [
     { resource: pods, ops: ["create", "delete"] },
     { resource: { apiVersion: PODSET_API_VERSION, kind: PODSET_KIND }, ops: ["status"] },
   ],
-  world: (cache) => ({
-    pods: worldFromStore(cache.store(pods), { ownerIndex: "controller" }) as unknown as World<Pod>,
-  }),
+  world: (cache) => ({ pods: cache.world(pods) }),
   reconcile: (podSet, world, ctx) => reconcilePodSet(podSet, world, ctx),
 });

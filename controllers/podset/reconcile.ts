@@ -31,7 +31,6 @@ import {
   formatLabelSelector,
   hashSuffix,
   isPodReady,
-  type JsonObject,
   objectKey,
   type Op,
   type Plan,
@@ -39,7 +38,7 @@ import {
   podFromTemplate,
   type ReconcileContext,
   type ReconcileError,
-  refOf,
+  statusOp,
   terminal,
   type World,
 } from "../../mod.ts";
@@ -152,7 +151,7 @@ export function reconcilePodSet(
     });
   }
   if (!deepEqual(status, podSet.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }

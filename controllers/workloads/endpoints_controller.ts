@@ -4,13 +4,11 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import { controller, type ControllerSpec, kind } from "../../lib/controller/controller_spec.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
 import type { Service } from "./service_endpoints.ts";
 import {
@@ -20,10 +18,10 @@ import {
   reconcileEndpoints,
 } from "./reconcile_endpoints.ts";
 
-const pods = { apiVersion: "v1", kind: "Pod" };
+const pods = kind<Pod>("v1", "Pod");
 const services = { apiVersion: "v1", kind: "Service" };
-const endpoints = { apiVersion: "v1", kind: "Endpoints" };
-const slices = { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" };
+const endpoints = kind<Endpoints>("v1", "Endpoints");
+const slices = kind<EndpointSlice>("discovery.k8s.io/v1", "EndpointSlice");
 
 /**
  * The endpoints controller spec: Services are primary, their Endpoints and EndpointSlices
@@ -58,9 +56,9 @@ export function endpointsController(): ControllerSpec<Service & HasMetadata, End
     world: (cache) => {
       svcs = cache.store(services);
       return {
-        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
-        endpoints: worldFromStore(cache.store(endpoints)) as unknown as World<Endpoints>,
-        slices: worldFromStore(cache.store(slices)) as unknown as World<EndpointSlice>,
+        pods: cache.world(pods),
+        endpoints: cache.world(endpoints),
+        slices: cache.world(slices),
       };
     },
     reconcile: (svc, world, ctx) => reconcileEndpoints(svc, world, ctx),

@@ -3,17 +3,15 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import { controller, type ControllerSpec, kind } from "../../lib/controller/controller_spec.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
 import type { Job } from "./job_progress.ts";
 import { type JobWorld, reconcileJob } from "./reconcile_job.ts";
 import { type CronJob, type CronJobWorld, reconcileCronJob } from "./reconcile_cron_job.ts";
 
-const pods = { apiVersion: "v1", kind: "Pod" };
-const jobs = { apiVersion: "batch/v1", kind: "Job" };
+const pods = kind<Pod>("v1", "Pod");
+const jobs = kind<Job>("batch/v1", "Job");
 
 /**
  * The Job controller spec: Jobs are primary, pods are owned.
@@ -31,7 +29,7 @@ export function jobController(): ControllerSpec<Job & HasMetadata, JobWorld> {
     owns: [pods],
     statusBatchMs: 0,
     world: (cache) => ({
-      pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
+      pods: cache.world(pods),
     }),
     reconcile: (job, world, ctx) => reconcileJob(job, world, ctx),
   });
@@ -54,7 +52,7 @@ export function cronJobController(): ControllerSpec<CronJob & HasMetadata, CronJ
     owns: [jobs],
     statusBatchMs: 0,
     world: (cache) => ({
-      jobs: worldFromStore(cache.store(jobs)) as unknown as World<Job>,
+      jobs: cache.world(jobs),
     }),
     reconcile: (cj, world, ctx) => reconcileCronJob(cj, world, ctx),
   });

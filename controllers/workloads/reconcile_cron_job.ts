@@ -28,9 +28,9 @@ import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { formatTime } from "../../lib/core/time.ts";
 import { parseCronSchedule } from "../../lib/core/cron_schedule.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, statusOp } from "../../lib/reconcile/op.ts";
 import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
@@ -185,7 +185,7 @@ export function reconcileCronJob(
     ...(Number.isNaN(lastSuccess) ? {} : { lastSuccessfulTime: formatTime(lastSuccess) }),
   };
   if (!deepEqual(status, cj.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}) });
 }

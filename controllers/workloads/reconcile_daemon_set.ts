@@ -32,10 +32,10 @@ import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
 import { nodeFits } from "../../lib/core/node_fit.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, statusOp } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
 import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
@@ -223,7 +223,7 @@ export function reconcileDaemonSet(
       : {}),
   };
   if (!deepEqual(status, ds.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }

@@ -24,7 +24,7 @@ import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, refOf, statusOp } from "../../lib/reconcile/op.ts";
 import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
@@ -285,7 +285,7 @@ export function reconcileDeployment(
     now: ctx.now,
   });
   if (!deepEqual(status, deployment.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }

@@ -19,10 +19,9 @@ import { E, type Either, type k8sApps } from "../../lib/deps.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
-import type { JsonObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, statusOp } from "../../lib/reconcile/op.ts";
 import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { planReplicas } from "../../lib/reconcile/plan_replicas.ts";
@@ -155,7 +154,7 @@ export function reconcileReplicasOf(
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
   };
   if (!deepEqual(status, rs.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }

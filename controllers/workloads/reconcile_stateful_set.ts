@@ -31,9 +31,8 @@ import { E, type Either } from "../../lib/deps.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
-import type { JsonObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, statusOp } from "../../lib/reconcile/op.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
 import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
@@ -260,7 +259,7 @@ export function reconcileStatefulSet(
     status.currentReplicas = updated;
   }
   if (!deepEqual(status, set.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as unknown as JsonObject });
+    ops.push(statusOp(self, status));
   }
   return E.right({ ops });
 }

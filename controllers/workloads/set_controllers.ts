@@ -4,12 +4,10 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import { controller, type ControllerSpec, kind } from "../../lib/controller/controller_spec.ts";
 import type { KubeObject } from "../../lib/core/object.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import type { Pod } from "./pod_facts.ts";
 import type { ReplicaSetWorld } from "./reconcile_replica_set.ts";
@@ -23,12 +21,12 @@ import {
   type ReplicationController,
 } from "./reconcile_replication_controller.ts";
 
-const pods = { apiVersion: "v1", kind: "Pod" };
-const claims = { apiVersion: "v1", kind: "PersistentVolumeClaim" };
+const pods = kind<Pod>("v1", "Pod");
+const claims = kind<PersistentVolumeClaim>("v1", "PersistentVolumeClaim");
 const statefulSets = { apiVersion: "apps/v1", kind: "StatefulSet" };
 const daemonSets = { apiVersion: "apps/v1", kind: "DaemonSet" };
-const nodes = { apiVersion: "v1", kind: "Node" };
-const revisions = { apiVersion: "apps/v1", kind: "ControllerRevision" };
+const nodes = kind<Node>("v1", "Node");
+const revisions = kind<ControllerRevision>("apps/v1", "ControllerRevision");
 
 /**
  * The StatefulSet controller spec: StatefulSets are primary, pods are owned, and a claim's
@@ -63,9 +61,9 @@ export function statefulSetController(): ControllerSpec<
     world: (cache) => {
       sets = cache.store(statefulSets);
       return {
-        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
-        claims: worldFromStore(cache.store(claims)) as unknown as World<PersistentVolumeClaim>,
-        revisions: worldFromStore(cache.store(revisions)) as unknown as World<ControllerRevision>,
+        pods: cache.world(pods),
+        claims: cache.world(claims),
+        revisions: cache.world(revisions),
       };
     },
     reconcile: (set, world, ctx) => reconcileStatefulSet(set, world, ctx),
@@ -93,9 +91,9 @@ export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, D
     world: (cache) => {
       sets = cache.store(daemonSets);
       return {
-        pods: worldFromStore(cache.store(pods)) as unknown as World<Pod>,
-        nodes: worldFromStore(cache.store(nodes)) as unknown as World<Node>,
-        revisions: worldFromStore(cache.store(revisions)) as unknown as World<ControllerRevision>,
+        pods: cache.world(pods),
+        nodes: cache.world(nodes),
+        revisions: cache.world(revisions),
       };
     },
     reconcile: (ds, world, ctx) => reconcileDaemonSet(ds, world, ctx),
@@ -121,7 +119,7 @@ export function replicationControllerController(): ControllerSpec<
     for: { apiVersion: "v1", kind: "ReplicationController" },
     owns: [pods],
     statusBatchMs: 0,
-    world: (cache) => ({ pods: worldFromStore(cache.store(pods)) as unknown as World<Pod> }),
+    world: (cache) => ({ pods: cache.world(pods) }),
     reconcile: (rc, world, ctx) => reconcileReplicationController(rc, world, ctx),
   });
 }

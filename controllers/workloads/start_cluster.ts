@@ -13,6 +13,7 @@
  */
 import { E } from "../../lib/deps.ts";
 import type { Logger } from "../../lib/core/logger.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
 import {
   type ApiServer,
   type ApiServerOptions,
@@ -23,6 +24,9 @@ import type { ControllerSpec } from "../../lib/controller/controller_spec.ts";
 import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
 import { workloadControllers } from "./workload_controllers.ts";
+import { onClock } from "./on_clock.ts";
+import { installSnapshotApi } from "../snapshots/install_snapshot_api.ts";
+import { snapshotControllers } from "../snapshots/snapshot_controllers.ts";
 
 /** Options of {@link startCluster}: the server's, plus the simulation, clock and controllers. */
 export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "now"> {
@@ -33,9 +37,20 @@ export interface ClusterOptions extends Omit<ApiServerOptions, "simulation" | "n
    * their requeues (default: wall time). A fast `scaledClock` makes CronJobs fire at once.
    */
   readonly clock?: ClusterClock;
-  /** More controllers to run in the same manager (e.g. the operator under test). */
+  /**
+   * CustomResourceDefinitions to install before the manager starts (the primaries of
+   * `controllers`: a controller's caches only sync once its resources are served).
+   */
+  readonly crds?: readonly KubeObject[];
+  /** More controllers to run in the same manager (e.g. the operator under test), on `clock`. */
   // deno-lint-ignore no-explicit-any
   readonly controllers?: readonly ControllerSpec<any, any>[];
+  /**
+   * Serve `snapshot.storage.k8s.io/v1` (VolumeSnapshot, VolumeSnapshotContent,
+   * VolumeSnapshotClass CRDs, the default class `standard`) with a simulated snapshotter, as
+   * a cluster with external-snapshotter installed does (default true).
+   */
+  readonly snapshots?: boolean;
   /** The manager's logger (default: silent). */
   readonly managerLogger?: Logger;
 }
@@ -69,7 +84,8 @@ export interface Cluster {
  * ```
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const { simulation, clock, controllers, managerLogger, ...serverOptions } = options;
+  const { simulation, clock, controllers, crds, managerLogger, snapshots, ...serverOptions } =
+    options;
   const server = await startApiServer({
     ...serverOptions,
     simulation: { nodes: 3, ...simulation, ...(clock ? { scheduler: clock } : {}) },
@@ -80,9 +96,25 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await server.close();
     throw new Error(`Cannot start the cluster: ${client.left.message}`);
   }
+  const withSnapshots = snapshots ?? true;
+  let installed = withSnapshots ? await installSnapshotApi(client.right) : E.right(undefined);
+  for (const crd of crds ?? []) {
+    if (E.isLeft(installed)) break;
+    const r = await client.right.apply(crd, { fieldManager: "kubefold-cluster", force: true });
+    installed = E.isLeft(r) ? r : E.right(undefined);
+  }
+  if (E.isLeft(installed)) {
+    client.right.close();
+    await server.close();
+    throw new Error(`Cannot start the cluster: ${installed.left.message}`);
+  }
   const manager = await startManager({
     client: client.right,
-    controllers: [...workloadControllers({ clock }), ...(controllers ?? [])],
+    controllers: [
+      ...workloadControllers({ clock }),
+      ...(withSnapshots ? snapshotControllers({ clock }) : []),
+      ...(controllers ?? []).map((c) => onClock(c, clock)),
+    ],
     ...(managerLogger ? { logger: managerLogger } : {}),
   });
   await manager.ready;

@@ -4,10 +4,8 @@
  *
  * @module
  */
-import { controller, type ControllerSpec } from "../../lib/controller/controller_spec.ts";
+import { controller, type ControllerSpec, kind } from "../../lib/controller/controller_spec.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
-import { worldFromStore } from "../../lib/reconcile/world.ts";
-import type { World } from "../../lib/reconcile/world.ts";
 import type { Pod } from "./pod_facts.ts";
 import type { ClusterClock } from "./cluster_clock.ts";
 import { onClock } from "./on_clock.ts";
@@ -29,8 +27,8 @@ import {
   reconcileDeployment,
 } from "./reconcile_deployment.ts";
 
-const pods = { apiVersion: "v1", kind: "Pod" };
-const replicaSets = { apiVersion: "apps/v1", kind: "ReplicaSet" };
+const pods = kind<Pod>("v1", "Pod");
+const replicaSets = kind<ReplicaSet>("apps/v1", "ReplicaSet");
 
 /**
  * The ReplicaSet controller spec: ReplicaSets are primary, pods are owned.
@@ -49,9 +47,7 @@ export const replicaSetController: ControllerSpec<ReplicaSet & HasMetadata, Repl
     // Status feeds the Deployment controller: no batch window (a hop would cost 100 ms).
     statusBatchMs: 0,
     world: (cache) => ({
-      pods: worldFromStore(cache.store(pods), { ownerIndex: "controller" }) as unknown as World<
-        Pod
-      >,
+      pods: cache.world(pods),
     }),
     reconcile: (rs, world, ctx) => reconcileReplicaSet(rs, world, ctx),
   });
@@ -72,9 +68,7 @@ export const deploymentController: ControllerSpec<Deployment & HasMetadata, Depl
     owns: [replicaSets],
     statusBatchMs: 0,
     world: (cache) => ({
-      replicaSets: worldFromStore(cache.store(replicaSets), {
-        ownerIndex: "controller",
-      }) as unknown as World<ReplicaSet>,
+      replicaSets: cache.world(replicaSets),
     }),
     reconcile: (d, world, ctx) => reconcileDeployment(d, world, ctx),
   });
@@ -105,7 +99,7 @@ export interface WorkloadControllersOptions {
 export function workloadControllers(
   options: WorkloadControllersOptions = {},
 ): readonly ControllerSpec<HasMetadata, unknown>[] {
-  const specs = [
+  const specs: ControllerSpec<HasMetadata, unknown>[] = [
     deploymentController,
     replicaSetController,
     statefulSetController(),
@@ -114,6 +108,6 @@ export function workloadControllers(
     cronJobController(),
     replicationControllerController(),
     endpointsController(),
-  ] as unknown as ControllerSpec<HasMetadata, unknown>[];
+  ];
   return specs.map((spec) => onClock(spec, options.clock));
 }

@@ -11,6 +11,7 @@ import type { FieldError } from "../core/status.ts";
 import type { KindHooks, ServerContext } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
+import { bytesToBase64, configMapSizeErrors, secretSizeErrors } from "./data_size_limits.ts";
 import { containerNameErrors } from "./container_names.ts";
 import { builtinResources } from "./builtin_resources.ts";
 import type { ResourceInfo } from "./resource_info.ts";
@@ -121,12 +122,12 @@ const secretHooks: KindHooks = {
     if (isPlainObject(obj.stringData)) {
       const data = isPlainObject(obj.data) ? { ...obj.data } : {};
       for (const [k, v] of Object.entries(obj.stringData)) {
-        data[k] = btoa(String.fromCharCode(...new TextEncoder().encode(String(v))));
+        data[k] = bytesToBase64(new TextEncoder().encode(String(v)));
       }
       obj.data = data;
     }
     delete obj.stringData;
-    return [];
+    return secretSizeErrors(obj);
   },
 };
 
@@ -136,6 +137,8 @@ const servicesOf = (ctx: ServerContext, except?: KubeObject) =>
       o.metadata?.uid !== except?.metadata?.uid
     ),
   );
+
+const configMapHooks: KindHooks = { validate: configMapSizeErrors };
 
 const serviceHooks: KindHooks = {
   prepareCreate(obj, ctx) {
@@ -179,6 +182,7 @@ export function builtinHooks(
     ["apps/daemonsets", templateNames],
     ["/pods", podHooks],
     ["/secrets", secretHooks],
+    ["/configmaps", configMapHooks],
     ["/services", serviceHooks],
     ...batchHooks(),
     ...webhookConfigurationHooks(),

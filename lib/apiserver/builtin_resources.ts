@@ -110,6 +110,7 @@ const specs: Spec[] = [
       { name: "attach", kind: "PodAttachOptions", verbs: ["create", "get"] },
       { name: "binding", kind: "Binding", verbs: ["create"] },
       { name: "exec", kind: "PodExecOptions", verbs: ["create", "get"] },
+      { name: "log", kind: "Pod", verbs: ["get"] },
       { name: "portforward", kind: "PodPortForwardOptions", verbs: ["create", "get"] },
     ],
     fields: podFieldSelectors,

@@ -1,6 +1,7 @@
 /**
  * `deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH] [--data-dir DIR]
- * [--token TOKEN] [--tls] [--nodes N | --no-simulation] [--faults SPEC]`: runs the embedded API
+ * [--repair-wal OFFSET|snapshot] [--token TOKEN] [--tls] [--nodes N | --no-simulation]
+ * [--faults SPEC]`: runs the embedded API
  * server until
  * Ctrl-C / SIGTERM; by default with 3 simulated nodes that schedule and run pods.
  *
@@ -8,6 +9,7 @@
  */
 import { startApiServer } from "./server.ts";
 import { type FaultOptions, parseFaults } from "./faults/mod.ts";
+import { parseRepairAction, type RepairAction, repairDataDir } from "./persistence/mod.ts";
 
 /** Parsed command line. */
 export interface CliArgs {
@@ -26,8 +28,12 @@ export interface CliArgs {
   readonly nodes?: number;
   /** `false` with `--no-simulation`: no nodes, scheduler or kubelets (pods stay Pending). */
   readonly simulation?: boolean;
+  /** `--run-images 'PATTERN=PATH,...'`: pods of these images run as local processes. */
+  readonly runImages?: string;
   /** Injected faults (`--faults`), with the seed that replays them. */
   readonly faults?: FaultOptions;
+  /** Repair the data dir before starting (`--repair-wal`): drop its log from an offset on. */
+  readonly repairWal?: RepairAction;
 }
 
 /**
@@ -52,7 +58,9 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
     tls?: boolean;
     nodes?: number;
     simulation?: boolean;
+    runImages?: string;
     faults?: FaultOptions;
+    repairWal?: RepairAction;
   } = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -75,11 +83,13 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
       }
       case "--host":
       case "--data-dir":
+      case "--run-images":
       case "--token": {
         const v = value();
         if (!v) return { ok: false, error: `${flag}: expected a value` };
         if (flag === "--host") extra.host = v;
         else if (flag === "--data-dir") extra.dataDir = v;
+        else if (flag === "--run-images") extra.runImages = v;
         else extra.token = v;
         break;
       }
@@ -107,6 +117,18 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
         extra.faults = parsed.right;
         break;
       }
+      case "--repair-wal": {
+        const v = value();
+        const action = v ? parseRepairAction(v) : undefined;
+        if (!action) {
+          return {
+            ok: false,
+            error: `--repair-wal: expected a byte offset or "snapshot", got ${JSON.stringify(v)}`,
+          };
+        }
+        extra.repairWal = action;
+        break;
+      }
       case "--no-simulation":
         if (inline !== undefined) return { ok: false, error: "--no-simulation: takes no value" };
         extra.simulation = false;
@@ -118,6 +140,9 @@ export function parseCliArgs(argv: readonly string[], defaultSeed = Date.now() %
       default:
         return { ok: false, error: `unknown flag ${JSON.stringify(argv[i])}` };
     }
+  }
+  if (extra.repairWal && !extra.dataDir) {
+    return { ok: false, error: "--repair-wal: needs --data-dir" };
   }
   if (extra.token !== undefined && !extra.tls) {
     return {
@@ -135,12 +160,18 @@ export const cliFlagsHelp = `  --port N           port to listen on (default: a 
   --host ADDR        address to bind (default: 127.0.0.1)
   --kubeconfig PATH  write a kubeconfig for kubectl to PATH
   --data-dir DIR     keep all objects in DIR across restarts (default: memory only)
+  --repair-wal X     before starting, repair a data dir the server refused: keep the log's
+                     records before byte X and drop the rest, or with "snapshot" start from
+                     the snapshot alone; the old log is copied aside (the dropped writes are
+                     lost: use only when the refusal message proposes it)
   --tls              serve HTTPS with a generated self-signed CA (in the kubeconfig) and
                      require a bearer token: a generated one unless --token is given
   --token TOKEN      the bearer token every request must carry (needs --tls: kubectl
                      sends tokens only over HTTPS)
   --nodes N          simulated nodes that schedule and run pods (default: 3)
   --no-simulation    no simulated nodes, scheduler or kubelets: pods stay Pending
+  --run-images SPEC  run pods of these images as local processes (needs --tls), e.g.
+                     'example.com/hello-operator:*=./bin/hello-operator' (comma-separated)
   --faults SPEC      inject seeded faults, for testing clients and controllers; SPEC is JSON
                      or key=value,... with keys: seed (replays a run; printed at start),
                      errorRate (500/503), throttleRate (429), retryAfterSeconds (default 1),
@@ -150,7 +181,8 @@ export const cliFlagsHelp = `  --port N           port to listen on (default: a 
   -h, --help         print this help`;
 
 const usage = `usage: deno task apiserver [--port N] [--host ADDR] [--kubeconfig PATH]
-                             [--data-dir DIR] [--tls [--token TOKEN]]
+                             [--data-dir DIR [--repair-wal OFFSET|snapshot]]
+                             [--tls [--token TOKEN]]
                              [--nodes N | --no-simulation] [--faults SPEC]
 
 Runs kubefold's embedded Kubernetes API server.
@@ -167,6 +199,14 @@ async function main(): Promise<number> {
     return 0;
   }
   const { args } = parsed;
+  if (args.repairWal && args.dataDir) {
+    const repaired = repairDataDir(args.dataDir, args.repairWal);
+    if (repaired._tag === "Left") {
+      console.error(`apiserver: ${repaired.left.message}`);
+      return 1;
+    }
+    console.error(`apiserver: ${repaired.right}`);
+  }
   let server;
   try {
     server = await startApiServer({
@@ -175,7 +215,9 @@ async function main(): Promise<number> {
       dataDir: args.dataDir,
       token: args.token,
       tls: args.tls,
-      simulation: args.simulation === false ? false : { nodes: args.nodes ?? 3 },
+      simulation: args.simulation === false
+        ? false
+        : { nodes: args.nodes ?? 3, ...(args.runImages ? { runImages: args.runImages } : {}) },
       ...(args.faults ? { faults: args.faults } : {}),
       logger: { warn: (msg, fields) => console.error(`apiserver: warning: ${msg}`, fields ?? "") },
     });

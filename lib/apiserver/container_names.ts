@@ -1,17 +1,17 @@
 /**
- * kube-apiserver's check of container names in a pod spec: each must be a DNS-1123 label
- * (`Bad_Name` is refused) and unique across containers and init containers.
+ * kube-apiserver's check that container names in a pod spec are unique across containers
+ * and init containers. (That each is a DNS-1123 label — `Bad_Name` is refused — comes from
+ * the built-in schemas: `k8s-short-name`, checked by the schema-driven admission.)
  *
  * @module
  */
 import { isPlainObject } from "../core/object.ts";
 import { type FieldError, quoteValue } from "../core/status.ts";
-import { checkDns1123Label } from "../core/names.ts";
 
 /**
- * Field errors of the container names of `spec` (a pod spec at `path`): not a DNS-1123 label
- * (`Invalid value`), or used twice (`Duplicate value`). Missing names are left to the
- * required-field check.
+ * Field errors of the container names of `spec` (a pod spec at `path`) used twice
+ * (`Duplicate value`). Missing names are left to the required-field check, malformed ones to
+ * the schema's name format.
  *
  * @param spec A pod spec (anything: only plain objects are checked).
  * @param path Its field path, e.g. `spec` or `spec.template.spec`.
@@ -20,8 +20,8 @@ import { checkDns1123Label } from "../core/names.ts";
  * @example
  * ```ts
  * import { containerNameErrors } from "./container_names.ts";
- * containerNameErrors({ containers: [{ name: "Bad_Name" }] }, "spec")[0].field;
- * // "spec.containers[0].name"
+ * containerNameErrors({ containers: [{ name: "a" }], initContainers: [{ name: "a" }] }, "spec")[0]
+ *   .field; // "spec.initContainers[0].name"
  * ```
  */
 export function containerNameErrors(spec: unknown, path: string): FieldError[] {
@@ -35,13 +35,6 @@ export function containerNameErrors(spec: unknown, path: string): FieldError[] {
       const name = isPlainObject(c) ? c.name : undefined;
       if (typeof name !== "string" || name === "") return;
       const field = `${path}.${list}[${i}].name`;
-      for (const message of checkDns1123Label(name)) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field,
-          detail: `Invalid value: ${quoteValue(name)}: ${message}`,
-        });
-      }
       if (seen.has(name)) {
         errs.push({
           type: "FieldValueDuplicate",

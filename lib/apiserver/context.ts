@@ -8,6 +8,7 @@ import type { FieldError } from "../core/status.ts";
 import type { ObjectStorage } from "./storage.ts";
 import type { ResourceRegistry } from "./registry.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
+import type { YamlParser } from "./create_yaml_parser.ts";
 import type { AdmissionRuntime } from "./admission/dispatch_webhooks.ts";
 
 /** Kind-specific behaviour plugged into the generic write path. */
@@ -52,6 +53,8 @@ export interface ServerContext {
   ) => number;
   /** Whether a finished deletion must still wait (e.g. a namespace with contents). */
   readonly deletionBlocked?: (info: ResourceInfo, obj: KubeObject) => boolean;
+  /** Parses large YAML bodies off the main thread (default: inline). */
+  readonly yamlParser?: YamlParser;
   /** Calls admission and conversion webhooks (absent: writes are not sent to webhooks). */
   readonly webhooks?: AdmissionRuntime;
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { metadataMismatch, metadataRequest, partialObjectMetadata } from "./partial_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { failure } from "../core/status.ts";
 import { YAML } from "../deps.ts";
@@ -18,7 +19,7 @@ import { scaleOf } from "./scale.ts";
 /** Parses a resourceVersion query value: undefined when absent, 400 when not a number. */
 export function parseRv(value: string | null): number | undefined {
   if (value === null || value === "") return undefined;
-  if (!/^\d+$/.test(value)) {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
     fail("BadRequest", `invalid resource version: ${JSON.stringify(value)}`);
   }
   return Number(value);
@@ -43,6 +44,11 @@ function respondObject(req: Request, info: ResourceInfo, obj: KubeObject, now: n
   }
   if (rep === "yaml") {
     return new Response(YAML.stringify(obj), { headers: { "content-type": "application/yaml" } });
+  }
+  if (rep === "metadata") {
+    const m = metadataRequest(req.headers.get("accept"))!;
+    if (m.list) fail("NotAcceptable", metadataMismatch(m, info.listKind, info.kind));
+    return json(partialObjectMetadata(obj, m.apiVersion));
   }
   return json(obj);
 }
@@ -75,12 +81,28 @@ function encodeContinue(t: ContinueToken): string {
   return btoa(JSON.stringify({ v: 1, rv: t.rv, start: t.start }));
 }
 
-function decodeContinue(value: string): ContinueToken {
+/**
+ * Reads a continue token back. Tokens are not secret (kube-apiserver's are plain base64 JSON
+ * too), but every field is checked: a forged one is a 400, never a list at a resourceVersion
+ * the server never had.
+ */
+function decodeContinue(value: string, currentRv: number): ContinueToken {
+  let t: Record<string, unknown> | undefined;
   try {
-    const t = JSON.parse(atob(value));
-    if (typeof t.rv === "number" && typeof t.start === "string") return t;
-  } catch { /* fall through */ }
-  fail("BadRequest", "continue key is not valid: invalid format");
+    if (value.length <= 4096) t = JSON.parse(atob(value));
+  } catch { /* not base64 JSON */ }
+  if (!t || typeof t !== "object" || t.v !== 1 || typeof t.start !== "string") {
+    fail("BadRequest", "continue key is not valid: invalid format");
+  }
+  const rv = t.rv;
+  if (typeof rv !== "number" || !Number.isSafeInteger(rv) || rv < 1 || rv > currentRv) {
+    fail(
+      "BadRequest",
+      "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+    );
+  }
+  if (t.start.length > 512) fail("BadRequest", "continue key is not valid: invalid start key");
+  return { rv, start: t.start };
 }
 
 const expiredContinue =
@@ -111,6 +133,10 @@ export async function handleList(
 ): Promise<Response> {
   const q = new URL(req.url).searchParams;
   const rep = negotiate(req.headers.get("accept"));
+  const asMetadata = rep === "metadata" ? metadataRequest(req.headers.get("accept")) : undefined;
+  if (asMetadata && !asMetadata.list) {
+    fail("NotAcceptable", metadataMismatch(asMetadata, info.listKind, info.kind));
+  }
   const filter = buildFilter(info, q);
   const limit = Math.max(0, Math.floor(Number(q.get("limit") ?? "0")) || 0);
   const cont = q.get("continue") || undefined;
@@ -143,7 +169,7 @@ export async function handleList(
   let snapshotRv = current;
   let start = "";
   if (cont) {
-    const token = decodeContinue(cont);
+    const token = decodeContinue(cont, current);
     [snapshotRv, start] = [token.rv, token.start];
   } else if (
     rv !== undefined && rv !== 0 && (match === "Exact" || (match === undefined && limit > 0))
@@ -184,6 +210,15 @@ export async function handleList(
   }
   const gv = groupVersion(info);
   const meta = next ? { resourceVersion: listRv, continue: next } : { resourceVersion: listRv };
+  if (asMetadata) {
+    const items = selected.map((i) => partialObjectMetadata(i.object, asMetadata.apiVersion));
+    return json({
+      kind: "PartialObjectMetadataList",
+      apiVersion: asMetadata.apiVersion,
+      metadata: meta,
+      items,
+    });
+  }
   if (rep === "yaml") {
     const items = views;
     const list = { apiVersion: gv, kind: info.listKind, metadata: meta, items };

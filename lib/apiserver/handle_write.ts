@@ -36,6 +36,7 @@ import {
 import { planServerSideApply } from "./server_side_apply.ts";
 import { admittedCreate, admittedDelete, admittedUpdate } from "./admission/admitted_write.ts";
 import { managerFromUserAgent } from "./apply/mod.ts";
+import { type DecodedBody, decodeRequestBody } from "./decode_request_body.ts";
 
 const patchTypes = [
   "application/json-patch+json",
@@ -70,24 +71,51 @@ function writeOptions(req: Request): WriteOptions {
 
 function respond(r: WriteResult, status?: number): Response {
   return rawJson(
-    objectJson(r.object),
+    r.json ?? objectJson(r.object),
     status ?? (r.created ? 201 : 200),
     warningHeaders(r.warnings),
   );
 }
 
-/** A JSON or YAML body, or a Kubernetes protobuf one (create and update of built-ins). */
-async function body(req: Request, allowProtobuf = false): Promise<unknown> {
+const bodyTypes = ["application/json", "application/yaml"];
+
+/**
+ * Reads and decodes a write's body: JSON or YAML, or (built-in kinds, when `allowProtobuf`)
+ * Kubernetes protobuf; 415 for other media types.
+ */
+async function body(ctx: ServerContext, req: Request, allowProtobuf = false): Promise<DecodedBody> {
   const type = contentTypeOf(req);
   if (allowProtobuf && type === protobuf) {
     try {
-      return await decodeKubeProtobuf(await readBodyBytes(req));
+      return { value: await decodeKubeProtobuf(await readBodyBytes(req)), duplicates: [] };
     } catch (e) {
       if (e instanceof ApiFailure) throw e;
-      unsupported(["application/json", "application/yaml"], (e as Error).message);
+      unsupported(bodyTypes, (e as Error).message);
     }
   }
-  return decodeBody(await readBody(req), type);
+  if (!bodyTypes.includes(type)) {
+    unsupported(allowProtobuf ? [...bodyTypes, protobuf] : bodyTypes);
+  }
+  return await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
+}
+
+/**
+ * A custom resource body must name its kind and apiVersion (built-in kinds take them from
+ * the URL, as kube-apiserver's typed decoder does).
+ */
+function requireTypeMeta(info: ResourceInfo, value: unknown): void {
+  if (!info.isCustom || typeof value !== "object" || value === null) return;
+  const o = value as Record<string, unknown>;
+  const missing = !o.kind ? "Kind" : !o.apiVersion ? "apiVersion" : undefined;
+  if (!missing) return;
+  const text = JSON.stringify(value);
+  fail(
+    "BadRequest",
+    `the object provided is unrecognized (must be of type ${info.kind}): ` +
+      `Object '${missing}' is missing in '${
+        text.length > 200 ? `${text.slice(0, 200)}...` : text
+      }'`,
+  );
 }
 
 /** POST on a collection (or `pods/<name>/binding`). */
@@ -97,12 +125,11 @@ export async function handleCreate(
   info: ResourceInfo,
   namespace: string | undefined,
 ): Promise<Response> {
-  const type = contentTypeOf(req);
   const opts = writeOptions(req);
-  if (type !== "application/json" && type !== "application/yaml" && type !== protobuf) {
-    unsupported(["application/json", "application/yaml", protobuf]);
-  }
-  return respond(await admittedCreate(ctx, info, namespace, await body(req, !info.isCustom), opts));
+  const decoded = await body(ctx, req, !info.isCustom);
+  requireTypeMeta(info, decoded.value);
+  const request = { style: "body" as const, duplicates: decoded.duplicates };
+  return respond(await admittedCreate(ctx, info, namespace, decoded.value, { ...opts, request }));
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";
@@ -126,7 +153,8 @@ export async function handleUpdate(
   subresource: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  const value = await body(req, !info.isCustom);
+  const decoded = await body(ctx, req, !info.isCustom);
+  const value = decoded.value;
   if (subresource === "scale") {
     const r = await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
       ...opts,
@@ -136,10 +164,12 @@ export async function handleUpdate(
     return json(scaleOf(info, r.object));
   }
   const sub = subresource === "status" ? "status" : undefined;
+  const request = { style: "body" as const, duplicates: decoded.duplicates };
   return respond(
     await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
       ...opts,
       subresource: sub,
+      request,
     }),
   );
 }
@@ -181,10 +211,12 @@ export async function handlePatch(
   if (q.has("force") && type !== "application/apply-patch+yaml") {
     fail("Invalid", "force: Forbidden: may not be specified for non-apply patch");
   }
-  const patch = await body(req);
+  const decoded = await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
+  const patch = decoded.value;
   if (type === "application/apply-patch+yaml") {
     const force = parseBool(q.get("force"), "force");
-    const aopts = { ...opts, force, subresource };
+    const request = { style: "apply" as const, duplicates: decoded.duplicates };
+    const aopts = { ...opts, force, subresource, request };
     const plan = (live: KubeObject | undefined) =>
       planServerSideApply(ctx, info, namespace, name, patch, aopts, live);
     if (!ctx.storage.get(info.storageKey, storeKey(info, namespace, name))) {
@@ -217,6 +249,7 @@ export async function handlePatch(
     ...opts,
     unconditional: true,
     subresource: subresource === "status" ? "status" : undefined,
+    request: { style: "patch", duplicates: decoded.duplicates, patch },
   };
   return respond(
     await admittedUpdate(ctx, info, namespace, name, (current) => ({

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import { YAML } from "../deps.ts";
 import { failure, type Status, type StatusReason } from "../core/status.ts";
 import { statusBody } from "./status_body.ts";
+import { parseYamlBody } from "./parse_yaml_body.ts";
+import { scanJson } from "./scan_json.ts";
 
 /** Largest accepted request body (kube-apiserver: 3 MiB). */
 export const maxBodyBytes = 3 * 1024 * 1024;
@@ -168,8 +169,8 @@ export function parseAccept(header: string | null): MediaType[] {
   }).filter((m) => m.type);
 }
 
-/** What representation a read should produce. */
-export type Representation = "json" | "table" | "yaml";
+/** What representation a read should produce (`metadata`: see `partial_metadata.ts`). */
+export type Representation = "json" | "table" | "yaml" | "metadata";
 
 /** Picks the representation for an object read from the Accept header. */
 export function negotiate(accept: string | null): Representation {
@@ -178,6 +179,12 @@ export function negotiate(accept: string | null): Representation {
       if (m.params.as === "Table") {
         if (m.params.g === "meta.k8s.io" && (m.params.v === "v1" || m.params.v === "v1beta1")) {
           return "table";
+        }
+        continue;
+      }
+      if (m.params.as === "PartialObjectMetadata" || m.params.as === "PartialObjectMetadataList") {
+        if (m.params.g === "meta.k8s.io" && (m.params.v === "v1" || m.params.v === "v1beta1")) {
+          return "metadata";
         }
         continue;
       }
@@ -233,14 +240,26 @@ export function contentTypeOf(req: Request): string {
   return (req.headers.get("content-type") ?? "application/json").split(";")[0].trim().toLowerCase();
 }
 
-/** Decodes a JSON (or, for YAML media types, YAML) body into a value; 400 naming the problem. */
+/**
+ * Decodes a small JSON (or, for YAML media types, YAML) body into a value, such as delete
+ * options; 400 naming the problem. Write bodies go through `decodeRequestBody`, which also
+ * reports duplicate fields and parses large YAML off the main thread.
+ */
 export function decodeBody(text: string, mediaType: string): unknown {
   if (text.trim() === "") fail("BadRequest", "the request body is empty");
-  const yaml = mediaType.includes("yaml");
+  if (mediaType.includes("yaml")) {
+    if (text.length > 65_536) {
+      fail("RequestEntityTooLarge", "Request entity too large: limit is 65536");
+    }
+    const r = parseYamlBody(text);
+    if (!r.ok) fail("BadRequest", `the body of the request is not valid YAML: ${r.error}`);
+    return r.value;
+  }
+  const scan = scanJson(text);
+  if (scan.error) fail("BadRequest", `the body of the request is not valid JSON: ${scan.error}`);
   try {
-    return yaml ? YAML.parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
-    const what = yaml ? "YAML" : "JSON";
-    fail("BadRequest", `the body of the request is not valid ${what}: ${(e as Error).message}`);
+    fail("BadRequest", `the body of the request is not valid JSON: ${(e as Error).message}`);
   }
 }

@@ -21,15 +21,26 @@
  */
 
 // The API server.
-export { type ApiServer, type ApiServerOptions, startApiServer } from "./server.ts";
+export {
+  type ApiServer,
+  type ApiServerOptions,
+  type ForbiddenRequest,
+  startApiServer,
+} from "./server.ts";
+export type { PersistenceLogger } from "./persistence/mod.ts";
 export type { ServiceResolver } from "./admission/call_webhook.ts";
 export type { SimulationOptions } from "./controllers/simulation.ts";
+export type { ImageMapping } from "./controllers/image_map.ts";
 export {
   type FaultControl,
+  type FaultKind,
   type FaultOptions,
   type FaultSettings,
   parseFaults,
 } from "./faults/mod.ts";
+
+// Recovery of a data directory the server refused to open.
+export { type DataDirError, type RepairAction, repairDataDir } from "./persistence/mod.ts";
 
 // The embedded cluster: the server with the workload controllers.
 export {

@@ -17,6 +17,14 @@ import { finishIfDone } from "./object_delete.ts";
 import { conflict, getStored } from "./object_errors.ts";
 import { stampManagedFields } from "./managed_fields_stamp.ts";
 import type { ManagedFieldsEntry } from "./apply/mod.ts";
+import { putObject } from "./put_object.ts";
+import {
+  builtinSchemaOf,
+  decodeBuiltin,
+  type RequestDecode,
+  strictFieldErrors,
+  validateBuiltin,
+} from "./builtin_admission.ts";
 
 export { conflict, getStored, notFound } from "./object_errors.ts";
 export { applySchemaOf } from "./managed_fields_stamp.ts";
@@ -30,6 +38,11 @@ export interface WriteOptions {
   readonly userAgentManager?: string;
   /** Managed fields computed by server-side apply (other writes record theirs). */
   readonly managedFields?: readonly ManagedFieldsEntry[];
+  /**
+   * Set for writes a client sent (absent for the server's own): how the object came, for
+   * decoding and strict field validation (built-ins are then checked against their schema).
+   */
+  readonly request?: RequestDecode;
 }
 
 /** A write's outcome: the object as stored (or as it would be, for dry runs). */
@@ -39,6 +52,8 @@ export interface WriteResult {
   readonly warnings: readonly string[];
   /** The stored revision (absent for dry runs), in the storage version. */
   readonly stored?: KubeObject;
+  /** `object` serialized, when the commit already did it. */
+  readonly json?: string;
 }
 
 /**
@@ -128,22 +143,43 @@ function admit(
   old: KubeObject | undefined,
   opts: WriteOptions,
 ): { object: KubeObject; warnings: string[] } {
-  ctx.hooks.get(info.storageKey)?.defaults?.(obj);
+  const mode = opts.fieldValidation ?? "Warn";
+  const request = opts.request;
   let object = obj;
   let warnings: string[] = [];
+  const builtin = request ? builtinSchemaOf(info) : undefined;
+  if (builtin && request) ({ object, warnings } = decodeBuiltin(info, builtin, obj, mode, request));
+  ctx.hooks.get(info.storageKey)?.defaults?.(object);
   const errors: FieldError[] = [];
   if (info.schema) {
-    const r = info.schema.admit(object, opts.fieldValidation ?? "Warn", old);
+    const r = info.schema.admit(object, mode, old);
+    const req = request ?? { style: "body" as const, duplicates: [] };
     if (!r.ok && r.reason === "BadRequest") {
-      fail("BadRequest", `strict decoding error: ${r.errors.map((e) => e.detail).join(", ")}`);
+      strictFieldErrors(info, "Strict", req, r.errors.map((e) => e.field));
     }
     if (!r.ok) errors.push(...r.errors);
-    else [object, warnings] = [r.object, [...r.warnings]];
+    else {
+      object = r.object;
+      warnings = [...strictFieldErrors(info, mode, req, []), ...r.warnings];
+    }
   }
+  if (builtin) errors.push(...validateBuiltin(builtin, object));
   errors.push(...validateMeta(object, info));
   errors.push(...(ctx.hooks.get(info.storageKey)?.validate?.(object, old) ?? []));
   rejectInvalid(info, object.metadata?.name ?? "", errors);
   return { object, warnings };
+}
+
+/** The result of a commit: the object as `info`'s version, with its JSON when it is the same. */
+function committed(
+  info: ResourceInfo,
+  c: { stored: KubeObject; json?: string },
+  created: boolean,
+  warnings: readonly string[],
+): WriteResult {
+  const object = present(info, c.stored);
+  const json = object === c.stored && c.json ? { json: c.json } : {};
+  return { object, created, warnings, stored: c.stored, ...json };
 }
 
 function checkNamespace(ctx: ServerContext, namespace: string): void {
@@ -239,9 +275,9 @@ export function commitWrite(
       });
     }
     if (opts.dryRun) return { object, created: true, warnings };
-    const stored = ctx.storage.put(info.storageKey, key, storedForm(info, object, opts.stored));
-    ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", stored, undefined);
-    return { object: present(info, stored), created: true, warnings, stored };
+    const c = putObject(ctx, info.storageKey, key, storedForm(info, object, opts.stored));
+    ctx.hooks.get(info.storageKey)?.afterCommit?.("ADDED", c.stored, undefined);
+    return committed(info, c, true, warnings);
   }
   const old = prepared.old!;
   if (current !== old) throw new WriteRaced();
@@ -252,9 +288,9 @@ export function commitWrite(
   if (opts.dryRun) return { object: present(info, object), created: false, warnings };
   const done = finishIfDone(ctx, info, key, object);
   if (done) return { object: present(info, done), created: false, warnings };
-  const stored = ctx.storage.put(info.storageKey, key, storedForm(info, object, opts.stored));
-  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", stored, old);
-  return { object: present(info, stored), created: false, warnings, stored };
+  const c = putObject(ctx, info.storageKey, key, storedForm(info, object, opts.stored));
+  ctx.hooks.get(info.storageKey)?.afterCommit?.("MODIFIED", c.stored, old);
+  return committed(info, c, false, warnings);
 }
 
 const withoutMeta = (o: KubeObject, dropStatus: boolean) => {

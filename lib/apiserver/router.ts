@@ -51,6 +51,8 @@ export interface RouterOptions {
   readonly count: (verb: string, resource: string) => void;
   /** POST handlers of extra subresources, keyed `plural/subresource`. */
   readonly subresources?: Map<string, SubresourceHandler>;
+  /** GET handlers of extra subresources (`pods/log`), keyed `plural/subresource`. */
+  readonly readSubresources?: Map<string, SubresourceHandler>;
   /** Bearer token every request must carry (401 otherwise); undefined: no check. */
   readonly token?: string;
 }
@@ -125,6 +127,12 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       (subresource === "scale" && info.scale !== undefined) ||
       info.extraSubresources.some((x) => x.name === subresource);
     if (!known) return answerUnavailable(ctx, req, path) ?? notFound();
+    const reader = opts.readSubresources?.get(`${info.plural}/${subresource}`);
+    if (reader) {
+      if (req.method !== "GET") return methodNotAllowed();
+      opts.count(`get/${subresource}`, info.plural);
+      return await reader(req, namespace, name);
+    }
     if (
       info.group === "" && info.plural === "pods" && subresource && connectSubresources[subresource]
     ) {

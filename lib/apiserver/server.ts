@@ -19,6 +19,8 @@ import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/
 import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
 import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
+import { loadBuiltinSchemas } from "./builtin_admission.ts";
+import { createYamlParser } from "./create_yaml_parser.ts";
 import { createWebhookCaller, type ServiceResolver } from "./admission/call_webhook.ts";
 import { createObjectConverter } from "./conversion/object_converter.ts";
 
@@ -34,6 +36,13 @@ export interface ApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** Events buffered for one slow watcher before its stream is closed; default 100,000. */
   readonly maxBufferedEvents?: number;
+  /**
+   * Bytes buffered for one watcher that does not read before its stream is closed (it then
+   * resumes from its last resourceVersion); default 2 MiB.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Watch history kept in serialized bytes over all resources; default 64 MiB. */
+  readonly historyBytes?: number;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
   /**
@@ -76,6 +85,18 @@ export interface ApiServerOptions {
   readonly conversionTimeoutMs?: number;
 }
 
+/** A request the server answered with 403 Forbidden. */
+export interface ForbiddenRequest {
+  /** HTTP method, e.g. `PATCH`. */
+  readonly method: string;
+  /** Path and query, e.g. `/api/v1/pods?watch=true`. */
+  readonly path: string;
+  /** The client's User-Agent. */
+  readonly userAgent: string;
+  /** The Status message, e.g. `pods is forbidden: User "..." cannot list resource ...`. */
+  readonly message: string;
+}
+
 /** A running API server. */
 export interface ApiServer {
   /** Base URL, e.g. `http://127.0.0.1:43121`. */
@@ -86,7 +107,17 @@ export interface ApiServer {
   readonly caCert?: string;
   /** Requests served so far by `verb resource` (e.g. `list pods`). */
   readonly requestCounts: () => Record<string, number>;
-  /** Direct access for tests and in-process tooling. */
+  /**
+   * Every request answered 403 Forbidden so far (method, path with query, User-Agent, the
+   * Status message), oldest first: what an operator's RBAC did not allow.
+   */
+  readonly forbidden: () => readonly ForbiddenRequest[];
+  /**
+   * The server's state (storage, registry, hooks), for kubefold's own tests and in-process
+   * tooling; not a stable API.
+   *
+   * @internal
+   */
   readonly context: ServerContext;
   /** Forgets all watch history: watches resuming from older revisions get 410 Gone. */
   readonly compactHistory: () => void;
@@ -115,6 +146,11 @@ export interface ApiServer {
  * ```
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  if (options.simulation && options.simulation.runImages && !options.tls) {
+    throw new Error(
+      "Cannot run images as processes without tls: in-cluster clients speak HTTPS (set tls: true)",
+    );
+  }
   const opened = options.dataDir === undefined ? undefined : openDataDir(options.dataDir, {
     logger: options.logger,
     compactAfterBytes: options.compactAfterBytes,
@@ -123,14 +159,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const data = opened?.right;
   const storage = new ObjectStorage({
     historySize: options.historySize,
+    historyBytes: options.historyBytes,
     initialRv: data?.rv,
     restored: data?.restored,
     journal: data?.journal,
   });
   const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
+  const registry = new ResourceRegistry();
+  await loadBuiltinSchemas(registry.all());
+  const yamlParser = createYamlParser();
   const caller = createWebhookCaller(storage, { resolveService: options.resolveService });
   const ctx: ServerContext = {
-    registry: new ResourceRegistry(),
+    registry,
+    yamlParser,
     storage,
     now: options.now ?? Date.now,
     hooks: builtinHooks(),
@@ -148,7 +189,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const ns: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name } };
     createObject(ctx, nsInfo, undefined, ns);
   }
-  const running = controllers.start(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   let closing = false;
@@ -170,13 +210,27 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       : generateAdminToken());
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
+  let boundPort = "0";
+  const running = controllers.start(ctx, {
+    host: () => ({
+      host: hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname,
+      port: boundPort,
+    }),
+    ...(tls ? { caCert: tls.caCert } : {}),
+    token: () => Promise.resolve(token),
+  });
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
-  const handler = drainUnreadBodies(faults.wrap(createRouter(ctx, {
+  const forbidden: ForbiddenRequest[] = [];
+  const routed = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 100_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? 2 * 1024 * 1024,
+      onSlowWatcher: () => {
+        counts["close slow watch"] = (counts["close slow watch"] ?? 0) + 1;
+      },
       active,
       closing: () => closing,
       faults,
@@ -186,11 +240,25 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     token,
     subresources: running.subresources,
+    readSubresources: running.readSubresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
       counts[k] = (counts[k] ?? 0) + 1;
     },
   })));
+  const handler = async (req: Request): Promise<Response> => {
+    const res = await routed(req);
+    if (res.status !== 403) return res;
+    const url = new URL(req.url);
+    const message = await res.clone().json().then((s) => String(s?.message ?? ""), () => "");
+    forbidden.push({
+      method: req.method,
+      path: url.pathname + url.search,
+      userAgent: req.headers.get("user-agent") ?? "",
+      message,
+    });
+    return res;
+  };
   const serve = () =>
     Deno.serve({
       port: options.port ?? 0,
@@ -204,12 +272,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     server = serve();
   } catch (e) {
     faults.close();
+    yamlParser.close();
     caller.close();
+    await running.close();
     data?.close(); // e.g. the port is taken: release the data dir
     throw e;
   }
   const addr = await listening;
   address = `${addr.hostname}:${addr.port}`;
+  boundPort = String(addr.port);
   const url = `${tls ? "https" : "http"}://${address}`;
   return {
     url,
@@ -221,6 +292,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     }),
     caCert: tls?.caCert,
     requestCounts: () => ({ ...counts }),
+    forbidden: () => [...forbidden],
     context: ctx,
     compactHistory: () => storage.hub.compact(storage.rv),
     faults,
@@ -230,8 +302,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     close: async () => {
       closing = true;
       faults.close();
-      running.close();
+      await running.close();
       for (const close of [...active]) close();
+      yamlParser.close();
       await server.shutdown();
       caller.close();
       data?.close();

@@ -6,6 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
+import { utf8Length } from "../core/utf8_length.ts";
 import { type StoredEvent, WatchHub } from "./watch_hub.ts";
 import type { RestoredObject, StorageJournal } from "./persistence/journal_entry.ts";
 
@@ -29,16 +30,35 @@ class Table {
   }
 }
 
+/** Largest object the storage keeps, serialized (etcd's default request limit: 1.5 MiB). */
+export const MAX_OBJECT_BYTES = 1_572_864;
+
+/** A write refused because the object is larger than the storage keeps. */
+export class ObjectTooLarge extends Error {
+  constructor(readonly bytes: number, readonly limit: number) {
+    super(`etcdserver: request is too large`);
+  }
+}
+
+/** UTF-8 length of a string, counted only when it could exceed `limit`. */
+function utf8Bytes(text: string, limit: number): number {
+  return text.length * 3 <= limit ? text.length : utf8Length(text);
+}
+
 /** Options of {@link ObjectStorage}. */
 export interface StorageOptions {
   /** Events kept per resource for resuming watches (default 10,000). */
   readonly historySize?: number;
+  /** Serialized bytes of watch history kept over all resources (default 64 MiB). */
+  readonly historyBytes?: number;
   /** The first resourceVersion minus one (default 1). */
   readonly initialRv?: number;
   /** Objects to start with (restored from disk; no events, history starts at `initialRv`). */
   readonly restored?: Iterable<RestoredObject>;
   /** Receives every mutation before it is applied (write-ahead log); a throw fails the write. */
   readonly journal?: StorageJournal;
+  /** Puts of larger objects (serialized, UTF-8) throw {@link ObjectTooLarge}; 1.5 MiB. */
+  readonly maxObjectBytes?: number;
 }
 
 /** Objects by storage key and object key, plus the global revision and watch hub. */
@@ -47,10 +67,12 @@ export class ObjectStorage {
   #rv: number;
   readonly hub: WatchHub;
   readonly #journal: StorageJournal | undefined;
+  readonly #maxObjectBytes: number;
 
   constructor(options: StorageOptions = {}) {
+    this.#maxObjectBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;
     this.#rv = options.initialRv ?? 1;
-    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv);
+    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv, options.historyBytes);
     this.#journal = options.journal;
     for (const r of options.restored ?? []) {
       this.#table(r.storageKey).items.set(r.key, { object: r.object });
@@ -109,21 +131,28 @@ export class ObjectStorage {
 
   /**
    * Commits a create or update: stamps the next resourceVersion on `object` (which the caller
-   * built fresh and hands over), stores it and publishes the event.
+   * built fresh and hands over), stores it and publishes the event. The object is serialized
+   * once, for the size limit, the log, the watch events and the response.
+   *
+   * @throws {ObjectTooLarge} when the serialized object exceeds `maxObjectBytes` (nothing
+   *   is committed)
    */
   put(storageKey: string, key: string, object: KubeObject): KubeObject {
     const t = this.#table(storageKey);
     const prev = t.items.get(key);
     const rv = this.#rv + 1;
     object.metadata = { ...object.metadata, resourceVersion: String(rv) };
-    this.#journal?.append({ type: "put", rv, storageKey, key, object });
+    const json = JSON.stringify(object);
+    const bytes = utf8Bytes(json, this.#maxObjectBytes);
+    if (bytes > this.#maxObjectBytes) throw new ObjectTooLarge(bytes, this.#maxObjectBytes);
+    this.#journal?.append({ type: "put", rv, storageKey, key, object }, json);
     this.#rv = rv;
-    const stored: Stored = { object };
+    const stored: Stored = { object, json };
     if (!prev) t.sortedKeys = undefined;
     t.items.set(key, stored);
     const event: StoredEvent = prev
-      ? { rv, type: "MODIFIED", storageKey, object, prev: prev.object }
-      : { rv, type: "ADDED", storageKey, object };
+      ? { rv, type: "MODIFIED", storageKey, object, prev: prev.object, json }
+      : { rv, type: "ADDED", storageKey, object, json };
     this.hub.publish(event);
     return object;
   }

@@ -23,7 +23,8 @@ const noContainers = "kubefold's simulated kubelet runs no containers";
 const podStreaming: Readonly<Record<string, (pod: string) => string>> = {
   log: (pod) =>
     `container logs of pod ${pod} are not available: ${noContainers}, so no container has ` +
-    "written any output",
+    "written any output (a pod whose images are mapped with runImages / --run-images runs " +
+    "as processes, with logs)",
   exec: (pod) =>
     `exec in pod ${pod} is not available: ${noContainers}, so there is no process to run a ` +
     "command beside",

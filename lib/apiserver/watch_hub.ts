@@ -45,15 +45,32 @@ class Ring {
     this.evictedUpTo = startRv;
   }
 
-  push(e: StoredEvent): void {
+  /** Adds an event; returns the one it evicted to make room, if any. */
+  push(e: StoredEvent): StoredEvent | undefined {
     if (this.size === this.capacity) {
-      this.evictedUpTo = this.items[this.head]!.rv;
+      const evicted = this.items[this.head]!;
+      this.evictedUpTo = evicted.rv;
       this.items[this.head] = e;
       this.head = (this.head + 1) % this.capacity;
-    } else {
-      this.items[(this.head + this.size) % this.capacity] = e;
-      this.size++;
+      return evicted;
     }
+    this.items[(this.head + this.size) % this.capacity] = e;
+    this.size++;
+    return undefined;
+  }
+
+  /** The oldest event kept. */
+  oldest(): StoredEvent | undefined {
+    return this.size > 0 ? this.items[this.head] : undefined;
+  }
+
+  /** Forgets the oldest event. */
+  dropOldest(): void {
+    const e = this.items[this.head]!;
+    this.evictedUpTo = e.rv;
+    this.items[this.head] = undefined;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
   }
 
   since(rv: number): StoredEvent[] {
@@ -70,17 +87,36 @@ class Ring {
   }
 }
 
+/** Serialized size of an event (its JSON, computed once and kept on the event). */
+function eventBytes(e: StoredEvent): number {
+  return (e.json ??= JSON.stringify(e.object)).length;
+}
+
 /** History rings and watcher sets, keyed by storage key. */
 export class WatchHub {
   #rings = new Map<string, Ring>();
   #sinks = new Map<string, Set<EventSink>>();
   #allSinks = new Set<EventSink>();
+  /** Every kept event in publish order, for evicting the oldest when over the byte budget. */
+  #order: { ring: Ring; event: StoredEvent }[] = [];
+  #orderHead = 0;
+  #bytes = 0;
 
   /**
    * @param capacity events kept per resource for resuming watches
    * @param startRv history before this rv is unknown (the server's start)
+   * @param maxBytes serialized bytes of events kept over all resources (oldest go first)
    */
-  constructor(readonly capacity: number, private startRv: number) {}
+  constructor(
+    readonly capacity: number,
+    private startRv: number,
+    readonly maxBytes: number = 64 * 1024 * 1024,
+  ) {}
+
+  /** Serialized bytes of the history kept now. */
+  get historyBytes(): number {
+    return this.#bytes;
+  }
 
   /** Records an event and delivers it to the resource's watchers. */
   publish(event: StoredEvent): void {
@@ -89,7 +125,20 @@ export class WatchHub {
       ring = new Ring(this.capacity, this.startRv);
       this.#rings.set(event.storageKey, ring);
     }
-    ring.push(event);
+    const evicted = ring.push(event);
+    if (evicted) this.#bytes -= eventBytes(evicted);
+    this.#bytes += eventBytes(event);
+    this.#order.push({ ring, event });
+    while (this.#bytes > this.maxBytes && this.#orderHead < this.#order.length) {
+      const { ring: r, event: e } = this.#order[this.#orderHead++];
+      if (r.oldest() !== e) continue; // already evicted by its ring's count limit
+      r.dropOldest();
+      this.#bytes -= eventBytes(e);
+    }
+    if (this.#orderHead > 4096 && this.#orderHead * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#orderHead);
+      this.#orderHead = 0;
+    }
     const sinks = this.#sinks.get(event.storageKey);
     if (sinks) { for (const s of sinks) s.deliver(event); }
     for (const s of this.#allSinks) s.deliver(event);
@@ -107,6 +156,9 @@ export class WatchHub {
   compact(currentRv: number): void {
     this.startRv = currentRv;
     this.#rings.clear();
+    this.#order = [];
+    this.#orderHead = 0;
+    this.#bytes = 0;
   }
 
   /** Registers a sink; returns the function that unregisters it. */

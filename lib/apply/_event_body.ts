@@ -6,26 +6,23 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import { formatMicroTime } from "../core/time.ts";
+import type { EventInput } from "../reconcile/op.ts";
 
-/** An event to record about an object (`events.k8s.io/v1` fields). */
-export interface EventInput {
-  /** `Normal` or `Warning`. */
-  readonly type: "Normal" | "Warning";
-  /** Why, in UpperCamelCase (`Created`, `ApplyFailed`); at most 128 characters. */
-  readonly reason: string;
-  /** What the controller did or failed to do (`Reconcile`, `Create`); at most 128 characters. */
-  readonly action: string;
-  /** Human-readable detail; truncated to 1 KiB (UTF-8). */
-  readonly note: string;
-}
+export type { EventInput };
 
 /** `events.k8s.io/v1` `regarding`: the object an event is about. */
 export interface EventRegarding {
+  /** `group/version` of the object. */
   readonly apiVersion?: string;
+  /** Its kind. */
   readonly kind?: string;
+  /** Its name. */
   readonly name?: string;
+  /** Its namespace (absent for cluster-scoped objects). */
   readonly namespace?: string;
+  /** Its uid: repeats about one incarnation of the object form a series. */
   readonly uid?: string;
+  /** The resourceVersion the event was about. */
   readonly resourceVersion?: string;
 }
 

@@ -22,7 +22,6 @@ import {
 } from "./_event_body.ts";
 
 export type { EventInput, EventRegarding } from "./_event_body.ts";
-export { failureEvent, type ReconcileFailure } from "./_failure_event.ts";
 
 /** Options of {@link createEventRecorder}. */
 export interface EventRecorderOptions {

@@ -30,6 +30,10 @@ function line(op: Op): string {
       return `- delete ${where(op.ref)}${op.ref.uid ? ` (uid ${op.ref.uid})` : ""}`;
     case "status":
       return `~ status ${where(op.ref)}\n${indent(JSON.stringify(op.status, null, 2))}`;
+    case "event":
+      return `! event ${op.event.type} ${op.event.reason}${
+        op.regarding ? ` on ${where(op.regarding)}` : ""
+      }: ${op.event.note}`;
   }
 }
 

@@ -61,7 +61,7 @@ export interface StatusHoldResult {
   readonly retryAfterMs?: number;
 }
 
-const refOfOp = (op: Op): ObjectRef =>
+const refOfOp = (op: Exclude<Op, { type: "event" }>): ObjectRef =>
   op.type === "create" || op.type === "apply" ? refOf(op.object) : op.ref;
 
 const sameObject = (a: ObjectRef, b: ObjectRef) =>
@@ -97,7 +97,7 @@ export function holdStatus(
   state: StatusHoldState,
 ): StatusHoldResult {
   const isPrimaryStatus = (op: Op) => op.type === "status" && sameObject(op.ref, primary);
-  const child = plan.ops.some((op) => !sameObject(refOfOp(op), primary));
+  const child = plan.ops.some((op) => op.type !== "event" && !sameObject(refOfOp(op), primary));
   const status = plan.ops.some(isPrimaryStatus);
   if (!child && !status) return { plan, pendingSince: undefined };
   const { now, batchMs } = state;

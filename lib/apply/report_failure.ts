@@ -1,19 +1,20 @@
 /**
- * What a controller does when the server rejects a plan for good (422 Invalid and other
- * permanent 4xx answers): a Warning event and a `ReconcileFailed` status condition on the
- * primary, instead of retrying in a hot loop. A later fully applied plan clears the condition.
+ * The `ReconcileFailed` condition: what a controller reports on its primary when the server
+ * rejects a plan for good (422 Invalid and other permanent 4xx answers), instead of retrying
+ * in a hot loop. A later fully applied plan clears it.
+ *
+ * The condition has one writer: it is folded into the status the plan writes for the primary
+ * (or, when the plan writes none, into a status write of the conditions alone), after the
+ * plan's other writes ran — never a second patch racing the plan's own status.
  *
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
-import type { Client } from "../client/client_types.ts";
+import { deepEqual } from "../core/deep_equal.ts";
 import type { ApiError } from "../client/api_error.ts";
 import { type Condition, setCondition } from "../reconcile/set_condition.ts";
-import { deepEqual } from "../core/deep_equal.ts";
-import type { OpOutcome } from "./apply_plan.ts";
-import type { EventRecorder } from "./event_recorder.ts";
-import { failureEvent } from "./_failure_event.ts";
+import { type Op, statusOp } from "../reconcile/op.ts";
 
 /** The condition type the controller runtime owns on primaries. */
 export const reconcileFailedCondition = "ReconcileFailed";
@@ -33,81 +34,80 @@ export function isPermanent(error: ApiError): boolean {
   return [400, 403, 404, 405, 413, 415, 422].includes(error.code);
 }
 
-function conditionsOf(obj: KubeObject): Condition[] {
-  const status = obj.status;
+function conditionsIn(status: unknown): Condition[] | undefined {
   return isPlainObject(status) && Array.isArray(status.conditions)
     ? status.conditions as Condition[]
-    : [];
+    : undefined;
 }
 
 /**
- * The primary's conditions with `ReconcileFailed` set (or cleared), or undefined when they
- * would not change.
+ * `conditions` with `ReconcileFailed` set (a message) or cleared (undefined), or undefined when
+ * they would not change. Clearing only writes `False` over a `True`; a first success writes
+ * nothing.
  *
  * @example
  * ```ts
  * import { failureConditions } from "./report_failure.ts";
- * failureConditions({ metadata: { generation: 1 } }, "bad", 0)?.[0].type; // "ReconcileFailed"
+ * failureConditions([], { message: "bad", now: 0, generation: 1 })?.[0].type; // "ReconcileFailed"
  * ```
  */
 export function failureConditions(
-  primary: KubeObject,
-  message: string | undefined,
-  now: number,
+  conditions: readonly Condition[],
+  o: { readonly message: string | undefined; readonly now: number; readonly generation?: number },
 ): Condition[] | undefined {
-  const current = conditionsOf(primary);
-  const had = current.find((c) => c.type === reconcileFailedCondition);
-  if (message === undefined && had?.status !== "True") return undefined;
-  const gen = primary.metadata?.generation;
-  const next = setCondition(current, {
+  const had = conditions.find((c) => c.type === reconcileFailedCondition);
+  if (o.message === undefined && had?.status !== "True") return undefined;
+  const next = setCondition([...conditions], {
     type: reconcileFailedCondition,
-    status: message === undefined ? "False" : "True",
-    reason: message === undefined ? "Applied" : "ApplyRejected",
-    message: message === undefined ? "" : message.slice(0, 1024),
-    ...(gen !== undefined ? { observedGeneration: gen } : {}),
-  }, now);
-  return deepEqual(next, current) ? undefined : next;
+    status: o.message === undefined ? "False" : "True",
+    reason: o.message === undefined ? "Applied" : "ApplyRejected",
+    message: o.message === undefined ? "" : o.message.slice(0, 1024),
+    ...(o.generation !== undefined ? { observedGeneration: o.generation } : {}),
+  }, o.now);
+  return deepEqual(next, conditions) ? undefined : next;
 }
 
-/** Records events for rejected ops and updates the primary's `ReconcileFailed` condition. */
-export async function reportFailure(
-  client: Client,
+/**
+ * The primary's status ops with `ReconcileFailed` folded in: `message` sets it, undefined
+ * clears it. A status op without `conditions` starts from the primary's observed conditions.
+ * When there is no status op and the condition changes, one is made with the conditions alone
+ * (`extra: true`: a merge patch of `status.conditions`).
+ *
+ * @example
+ * ```ts
+ * import { withFailureCondition } from "./report_failure.ts";
+ * const primary = { apiVersion: "v1", kind: "X", metadata: { name: "x", generation: 2 } };
+ * withFailureCondition([], primary, { message: "rejected", now: 0 }).ops.length; // 1
+ * ```
+ */
+export function withFailureCondition(
+  statusOps: readonly Extract<Op, { type: "status" }>[],
   primary: KubeObject,
-  failed: readonly Extract<OpOutcome, { type: "failed" }>[],
-  options: { readonly events?: EventRecorder; readonly fieldManager: string; readonly now: number },
-): Promise<void> {
-  for (const f of failed) await options.events?.record(primary, failureEvent(f));
-  const message = failed.map((f) => f.error.message).join("; ");
-  await writeCondition(client, primary, message || undefined, options);
+  o: { readonly message: string | undefined; readonly now: number },
+): { readonly ops: Extract<Op, { type: "status" }>[]; readonly extra: boolean } {
+  const observed = conditionsIn(primary.status) ?? [];
+  const generation = primary.metadata?.generation;
+  const fold = (base: readonly Condition[]) =>
+    failureConditions(base, { ...o, ...(generation !== undefined ? { generation } : {}) });
+  if (statusOps.length === 0) {
+    const conditions = fold(observed);
+    return conditions
+      ? { ops: [statusOp(primary, { conditions })], extra: true }
+      : { ops: [], extra: false };
+  }
+  return {
+    ops: statusOps.map((op) => {
+      const own = conditionsIn(op.status);
+      const conditions = fold(own ?? observed);
+      return conditions
+        ? { ...op, status: statusOp(primary, { ...op.status, conditions }).status }
+        : op;
+    }),
+    extra: false,
+  };
 }
 
-/** Clears `ReconcileFailed` after a plan applied fully (no write when it is not set). */
-export async function clearFailure(
-  client: Client,
-  primary: KubeObject,
-  options: { readonly fieldManager: string; readonly now: number },
-): Promise<void> {
-  await writeCondition(client, primary, undefined, options);
-}
-
-async function writeCondition(
-  client: Client,
-  primary: KubeObject,
-  message: string | undefined,
-  options: { readonly fieldManager: string; readonly now: number },
-): Promise<void> {
-  const conditions = failureConditions(primary, message, options.now);
-  if (!conditions) return;
-  const m = primary.metadata ?? {};
-  // Best effort: a primary without a status subresource or conditions field just ignores it.
-  await client.patch(
-    { apiVersion: primary.apiVersion ?? "", kind: primary.kind ?? "" },
-    m.name ?? "",
-    {
-      namespace: m.namespace,
-      subresource: "status",
-      fieldManager: options.fieldManager,
-      patch: { type: "merge", body: { status: { conditions } } },
-    },
-  );
+/** Whether a written primary dropped the conditions it was sent (a schema without them). */
+export function droppedConditions(written: KubeObject | undefined): boolean {
+  return written !== undefined && conditionsIn(written.status) === undefined;
 }

@@ -40,7 +40,9 @@ export async function decodeJson<T>(
   } catch (cause) {
     return E.left({
       type: spec.signal?.aborted ? "aborted" : "network",
-      message: `Cannot ${spec.verb}: reading the response failed`,
+      message: `Cannot ${spec.verb}: reading the response failed: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
       cause,
     } as ApiError);
   }

@@ -8,22 +8,49 @@ import { createAuthProvider } from "./config/create_auth_provider.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { type ApiError, describeObject, type RequestTarget, statusError } from "./api_error.ts";
 import { backoffDelay, type BackoffOptions } from "./backoff_delay.ts";
-import type { RequestBudget } from "./create_request_budget.ts";
+import type { RequestBudget, RequestPriority } from "./create_request_budget.ts";
+import { retryAfterDelayMs } from "./adaptive_bucket.ts";
+import { guardBody } from "./_guard_body.ts";
 import type { Logger } from "./logger.ts";
 
 /** One HTTP request to the API server. */
 export interface RequestSpec {
+  /** The HTTP method. */
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path from the server root, e.g. `/api/v1/namespaces/default/pods`. */
   readonly path: string;
+  /** The query string. */
   readonly query?: URLSearchParams;
+  /** The body, already serialized. */
   readonly body?: string;
+  /** The body's `Content-Type`. */
   readonly contentType?: string;
+  /** The `Accept` header; default `application/json`. */
+  readonly accept?: string;
+  /** Aborts the request (and its retries). */
   readonly signal?: AbortSignal;
   /** The verb for messages (`get`, `list`, `patch`, ...). */
   readonly verb: string;
   /** What the request concerns, for messages. */
   readonly object?: RequestTarget;
+  /** Which share of the budget it draws from; default `normal`. */
+  readonly priority?: RequestPriority;
+  /**
+   * Longest silence while reading the body; default the transport's `bodyIdleTimeoutMs`.
+   * `false` for watches, whose consumer runs its own idle watchdog.
+   */
+  readonly bodyIdleTimeoutMs?: number | false;
+}
+
+/** Timeouts of every request. */
+export interface RequestTimeouts {
+  /**
+   * From sending until the response's status and headers arrive: covers connecting, TLS and
+   * the server's answer (Deno's fetch has no separate connect hook); default 30,000 ms.
+   */
+  readonly headersTimeoutMs?: number;
+  /** Longest silence while the body arrives (not for watches); default 30,000 ms. */
+  readonly bodyIdleTimeoutMs?: number;
 }
 
 /** Options shared by the transport. */
@@ -37,6 +64,11 @@ export interface TransportOptions {
   readonly retryBackoff: BackoffOptions;
   readonly random: () => number;
   readonly httpClient?: Deno.HttpClient;
+  readonly timeouts?: RequestTimeouts;
+  /** Cap of one request's wait for a `Retry-After`; default 10,000 ms. */
+  readonly maxRetryAfterMs?: number;
+  /** An exec credential plugin still running after this long is killed; default 30,000 ms. */
+  readonly execTimeoutMs?: number;
 }
 
 /** Sends requests; resolves to the 2xx response or an {@link ApiError}. */
@@ -46,7 +78,9 @@ const idempotent = new Set(["GET", "PUT"]);
 
 /** Builds the transport for one config. */
 export function createTransport(config: ClientConfig, options: TransportOptions): Transport {
-  const auth = createAuthProvider(config.auth);
+  const auth = createAuthProvider(config.auth, {
+    ...(options.execTimeoutMs !== undefined ? { execTimeoutMs: options.execTimeoutMs } : {}),
+  });
   const sleep = (ms: number, signal?: AbortSignal) =>
     new Promise<boolean>((resolve) => {
       if (signal?.aborted) return resolve(false);
@@ -67,11 +101,50 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
     ...(spec.object ? { object: spec.object } : {}),
   });
 
+  const headersTimeoutMs = options.timeouts?.headersTimeoutMs ?? 30_000;
+  const defaultBodyIdleMs = options.timeouts?.bodyIdleTimeoutMs ?? 30_000;
+
+  /** One attempt: the response (headers in), or why not. */
+  const attempt = async (
+    spec: RequestSpec,
+    url: string,
+    headers: Record<string, string>,
+  ): Promise<{ res: Response } | { error: unknown; timedOut: boolean }> => {
+    const abort = new AbortController();
+    const signal = spec.signal ? AbortSignal.any([spec.signal, abort.signal]) : abort.signal;
+    let timedOut = false;
+    const timer = options.scheduler.schedule(() => {
+      timedOut = true;
+      abort.abort();
+    }, headersTimeoutMs);
+    const init: RequestInit & { client?: Deno.HttpClient } = {
+      method: spec.method,
+      headers: {
+        ...headers,
+        accept: spec.accept ?? "application/json",
+        "user-agent": options.userAgent,
+        ...(spec.contentType ? { "content-type": spec.contentType } : {}),
+      },
+      ...(spec.body !== undefined ? { body: spec.body } : {}),
+      signal,
+      ...(options.httpClient ? { client: options.httpClient } : {}),
+    };
+    try {
+      const res = await options.fetch(url, init);
+      const idle = spec.bodyIdleTimeoutMs ?? defaultBodyIdleMs;
+      return { res: idle === false ? res : guardBody(res, idle, abort, options.scheduler) };
+    } catch (error) {
+      return { error, timedOut };
+    } finally {
+      timer.unsubscribe();
+    }
+  };
+
   return async (spec) => {
     const url = `${config.server}${spec.path}${spec.query?.size ? `?${spec.query}` : ""}`;
     let reauthenticated = false;
-    for (let attempt = 0;; attempt++) {
-      if (!(await options.budget.acquire(spec.signal))) return E.left(aborted(spec));
+    for (let tries = 0;; tries++) {
+      if (!(await options.budget.acquire(spec.signal, spec.priority))) return E.left(aborted(spec));
       const headers = await auth.headers();
       if (E.isLeft(headers)) {
         return E.left({
@@ -80,48 +153,39 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
           cause: headers.left,
         });
       }
-      const init: RequestInit & { client?: Deno.HttpClient } = {
-        method: spec.method,
-        headers: {
-          ...headers.right,
-          accept: "application/json",
-          "user-agent": options.userAgent,
-          ...(spec.contentType ? { "content-type": spec.contentType } : {}),
-        },
-        ...(spec.body !== undefined ? { body: spec.body } : {}),
-        ...(spec.signal ? { signal: spec.signal } : {}),
-        ...(options.httpClient ? { client: options.httpClient } : {}),
-      };
-      let res: Response;
-      try {
-        res = await options.fetch(url, init);
-      } catch (cause) {
+      const got = await attempt(spec, url, headers.right);
+      if ("error" in got) {
         if (spec.signal?.aborted) return E.left(aborted(spec));
-        const message = `Cannot ${spec.verb}${what(spec)}: ${causeChain(cause)}`;
-        if (idempotent.has(spec.method) && attempt < options.maxRetries) {
+        const message = `Cannot ${spec.verb}${what(spec)}: ${
+          got.timedOut
+            ? `no response within ${headersTimeoutMs} ms (connect, TLS and headers)`
+            : causeChain(got.error)
+        }`;
+        if (idempotent.has(spec.method) && tries < options.maxRetries) {
           options.logger.debug("retrying after a connection failure", {
             verb: spec.verb,
-            attempt,
+            attempt: tries,
             message,
           });
-          const delay = backoffDelay(attempt, options.random(), options.retryBackoff);
+          const delay = backoffDelay(tries, options.random(), options.retryBackoff);
           if (!(await sleep(delay, spec.signal))) return E.left(aborted(spec));
           continue;
         }
         return E.left({
           type: "network",
           message,
-          cause,
+          cause: got.error,
           ...(spec.object ? { object: spec.object } : {}),
         });
       }
+      const res = got.res;
       if (res.ok) return E.right(res);
       let text: string;
       try {
         text = await res.text();
       } catch {
         if (spec.signal?.aborted) return E.left(aborted(spec));
-        text = "";
+        text = ""; // (a body that timed out or broke: the status code still tells)
       }
       const error = statusError(res.status, text, {
         retryAfter: res.headers.get("retry-after"),
@@ -133,26 +197,25 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
         auth.invalidate();
         continue;
       }
-      const retryAfterMs = error.type === "status" && error.retryAfterSeconds !== undefined
-        ? error.retryAfterSeconds * 1000
-        : undefined;
-      const throttled = res.status === 429 || (res.status >= 500 && retryAfterMs !== undefined);
-      if (throttled) options.budget.throttle(retryAfterMs);
-      if (throttled && attempt < options.maxRetries) {
+      const retryAfterSeconds = error.type === "status" ? error.retryAfterSeconds : undefined;
+      const throttled = res.status === 429 ||
+        (res.status >= 500 && retryAfterSeconds !== undefined);
+      // The answer slows this priority's budget down; its Retry-After delays only this request.
+      if (throttled) options.budget.throttle(spec.priority);
+      if (throttled && tries < options.maxRetries) {
+        const delay = retryAfterDelayMs(
+          retryAfterSeconds,
+          backoffDelay(tries, options.random(), options.retryBackoff),
+          options.maxRetryAfterMs,
+        );
         options.logger.debug("retrying a throttled request", {
           verb: spec.verb,
           code: res.status,
-          attempt,
-          retryAfterMs,
+          attempt: tries,
+          retryAfterSeconds,
+          delayMs: delay,
         });
-        const delay = Math.max(
-          retryAfterMs ?? 0,
-          backoffDelay(attempt, options.random(), { ...options.retryBackoff }),
-        );
-        // The budget's pause already covers Retry-After; sleep only the backoff beyond it.
-        if (!(await sleep(Math.max(0, delay - (retryAfterMs ?? 0)), spec.signal))) {
-          return E.left(aborted(spec));
-        }
+        if (!(await sleep(delay, spec.signal))) return E.left(aborted(spec));
         continue;
       }
       return E.left(error);

@@ -16,7 +16,7 @@ export interface BucketOptions {
   readonly recoverMs?: number;
 }
 
-/** State of the bucket. `lastMs` may lie in the future while a `Retry-After` pause runs. */
+/** State of the bucket. */
 export interface BucketState {
   /** Tokens left; negative when requests are booked ahead. */
   readonly tokens: number;
@@ -28,12 +28,14 @@ export interface BucketState {
 
 /**
  * Pure adaptive token bucket: `take` books one request and says how long it must wait;
- * `throttle` (the server answered 429 or sent Retry-After) halves the rate, empties the bucket
- * and pauses it for the Retry-After; the rate then recovers linearly to `qps` over `recoverMs`.
+ * `throttle` (the server answered 429 or sent Retry-After) halves the rate and empties the
+ * bucket; the rate then recovers linearly to `qps` over `recoverMs`. A `Retry-After` delays
+ * only the request it answered ({@link retryAfterDelayMs}), never the whole bucket: one
+ * answer must not freeze every request of a process.
  *
- * Like client-go's `flowcontrol.NewTokenBucketRateLimiter` plus its `Retry-After` sleeps, but
- * shared by every request of a process, adaptive (AIMD), and pure: the clock is an argument.
- * A clock that goes back is treated as standing still.
+ * Like client-go's `flowcontrol.NewTokenBucketRateLimiter`, but shared by every request of
+ * a process, adaptive (AIMD), and pure: the clock is an argument. A clock that goes back is
+ * treated as standing still.
  *
  * @example
  * ```ts
@@ -41,14 +43,14 @@ export interface BucketState {
  * const b = adaptiveBucket({ qps: 10, burst: 1 });
  * const [d1, s1] = b.take(b.initial, 0); // 0: the bucket starts full
  * const [d2, s2] = b.take(s1, 0); // 100: the next token comes in 1/10 s
- * const s3 = b.throttle(s2, 0, 2000); // rate 5/s, nothing before t=2000
- * const [d3] = b.take(s3, 0); // 2400: the pause, then the booked debt at 5/s
+ * const s3 = b.throttle(s2, 0); // rate 5/s, the bucket emptied
+ * const [d3] = b.take(s3, 0); // 400: the booked debt at 5/s
  * ```
  */
 export function adaptiveBucket(options: BucketOptions = {}): {
   readonly initial: BucketState;
   take(state: BucketState, nowMs: number): [delayMs: number, next: BucketState];
-  throttle(state: BucketState, nowMs: number, retryAfterMs?: number): BucketState;
+  throttle(state: BucketState, nowMs: number): BucketState;
 } {
   const maxQps = options.qps ?? 20;
   const burst = options.burst ?? 30;
@@ -81,10 +83,40 @@ export function adaptiveBucket(options: BucketOptions = {}): {
       const deficit = tokens >= 0 ? 0 : (-tokens * 1000) / s.qps;
       return [wait + deficit, { ...s, tokens }];
     },
-    throttle(state, nowMs, retryAfterMs = 0) {
+    throttle(state, nowMs) {
       const s = advance(state, nowMs);
-      const until = Math.max(s.lastMs ?? nowMs, nowMs + Math.max(0, retryAfterMs));
-      return { tokens: Math.min(s.tokens, 0), lastMs: until, qps: Math.max(minQps, s.qps / 2) };
+      return { tokens: Math.min(s.tokens, 0), lastMs: s.lastMs, qps: Math.max(minQps, s.qps / 2) };
     },
   };
+}
+
+/** Longest a single request waits for a `Retry-After` by default: 10 s. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
+
+/**
+ * How long one request waits before its retry after an answer with `Retry-After`: the
+ * server's delay, capped (a hostile or confused server's `Retry-After: 3600` must not park a
+ * request for an hour), at least `floorMs` (the caller's backoff).
+ *
+ * @param retryAfterSeconds the header's seconds (undefined: none sent)
+ * @param floorMs the backoff the caller would wait anyway
+ * @param maxMs the cap; default {@link DEFAULT_MAX_RETRY_AFTER_MS}
+ *
+ * @example
+ * ```ts
+ * import { retryAfterDelayMs } from "./adaptive_bucket.ts";
+ * retryAfterDelayMs(30, 200); // 10000: capped
+ * retryAfterDelayMs(1, 200); // 1000
+ * retryAfterDelayMs(undefined, 200); // 200
+ * ```
+ */
+export function retryAfterDelayMs(
+  retryAfterSeconds: number | undefined,
+  floorMs: number,
+  maxMs = DEFAULT_MAX_RETRY_AFTER_MS,
+): number {
+  const asked = retryAfterSeconds === undefined || !(retryAfterSeconds >= 0)
+    ? 0
+    : Math.min(retryAfterSeconds * 1000, maxMs);
+  return Math.max(asked, floorMs);
 }

@@ -9,7 +9,9 @@ import type { Status, StatusCause } from "../core/status.ts";
 export interface RequestTarget {
   /** Plural resource, qualified by its group when it has one (`deployments.apps`). */
   readonly resource: string;
+  /** The namespace, when the request was namespaced. */
   readonly namespace?: string;
+  /** The object's name, when the request was about one object. */
   readonly name?: string;
 }
 

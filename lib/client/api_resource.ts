@@ -17,16 +17,23 @@ import type { RequestTarget } from "./api_error.ts";
 export interface ApiResource {
   /** API group; `""` for the core group. */
   readonly group: string;
+  /** API version, e.g. `v1`. */
   readonly version: string;
+  /** Plural resource name in URLs, e.g. `deployments`. */
   readonly plural: string;
+  /** The kind of its objects, e.g. `Deployment`. */
   readonly kind: string;
+  /** Whether its objects live in namespaces. */
   readonly namespaced: boolean;
 }
 
 /** Where a request goes inside a resource: namespace, object name and subresource. */
 export interface PathOptions {
+  /** The namespace (ignored for cluster-scoped resources). */
   readonly namespace?: string;
+  /** The object's name (absent: the collection). */
   readonly name?: string;
+  /** A subresource of the object, e.g. `status` or `scale`. */
   readonly subresource?: string;
 }
 

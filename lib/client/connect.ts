@@ -11,6 +11,8 @@ import { resolveClientConfig } from "./config/resolve_client_config.ts";
 import { loadKubeconfig } from "./config/load_kubeconfig.ts";
 import { loadInClusterConfig } from "./config/load_in_cluster_config.ts";
 import { type ClientOptions, createClient } from "./create_client.ts";
+import { createHttpClient } from "./config/create_http_client.ts";
+import type { ClientConfig } from "./config/types.ts";
 import type { Client } from "./client_types.ts";
 
 /** Options of {@link connect}. */
@@ -51,23 +53,44 @@ export interface ConnectOptions extends ClientOptions {
  * ```
  */
 export async function connect(options: ConnectOptions = {}): Promise<Either<ConfigError, Client>> {
+  try {
+    const config = await configFor(options);
+    if (E.isLeft(config)) return config;
+    // TLS material is checked now, so a bad CA, certificate or key is named here, not at the
+    // first request.
+    const plain = config.right.server.startsWith("http://");
+    const http = createHttpClient(plain ? { insecureSkipVerify: false } : config.right.tls, {
+      ...(config.right.proxyUrl !== undefined ? { proxyUrl: config.right.proxyUrl } : {}),
+      ...options.http,
+    });
+    if (E.isLeft(http)) return http;
+    http.right?.close();
+    return E.right(createClient(config.right, options));
+  } catch (e) {
+    // Expected failures are values; anything else still must not escape as a throw.
+    const source = options.kubeconfig ?? "<kubeconfig>";
+    const reason = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    return E.left({ type: "Parse", message: `${source}: ${reason}`, source });
+  }
+}
+
+async function configFor(options: ConnectOptions): Promise<Either<ConfigError, ClientConfig>> {
   if (options.kubeconfigYaml !== undefined) {
     const parsed = parseKubeconfig(options.kubeconfigYaml, "<kubeconfig text>");
     if (E.isLeft(parsed)) return parsed;
-    const config = await resolveClientConfig(
+    return await resolveClientConfig(
       parsed.right,
       options.context !== undefined ? { context: options.context } : {},
     );
-    return E.map((c: Parameters<typeof createClient>[0]) => createClient(c, options))(config);
   }
   const loaded = await loadKubeconfig({
     ...(options.kubeconfig !== undefined ? { path: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
   });
-  if (E.isRight(loaded)) return E.right(createClient(loaded.right, options));
+  if (E.isRight(loaded)) return loaded;
   if (options.kubeconfig === undefined && loaded.left.type === "NotFound") {
     const inCluster = await loadInClusterConfig();
-    if (E.isRight(inCluster)) return E.right(createClient(inCluster.right, options));
+    if (E.isRight(inCluster)) return inCluster;
   }
   return loaded;
 }

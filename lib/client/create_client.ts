@@ -4,7 +4,7 @@
  * @module
  */
 import { asyncScheduler, E, type Either, type SchedulerLike } from "../deps.ts";
-import type { KubeObject } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ClientConfig } from "./config/types.ts";
 import { createHttpClient, type HttpClientOptions } from "./config/create_http_client.ts";
 import type { ApiError, RequestTarget } from "./api_error.ts";
@@ -13,7 +13,7 @@ import { createRequestBudget, type RequestBudget } from "./create_request_budget
 import { createDiscovery } from "./create_discovery.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { type ApiResource, requestTargetOf, resourcePath } from "./api_resource.ts";
-import { createTransport, type RequestSpec } from "./_transport.ts";
+import { createTransport, type RequestSpec, type RequestTimeouts } from "./_transport.ts";
 import { deleteBody, listQuery, patchBody, watchQuery, writeQuery } from "./_request_parts.ts";
 import { checkListItems, decodeJson, watchBody } from "./_decode_response.ts";
 import { listAllPages } from "./_list_all_pages.ts";
@@ -25,6 +25,11 @@ import type {
   Result,
   WriteOptions,
 } from "./client_types.ts";
+
+// What client-go's metadata client and kube-rs ask for: objects as meta.k8s.io/v1
+// PartialObjectMetadata (one per watch event) and lists as PartialObjectMetadataList.
+const metadataAccept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+const metadataListAccept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -38,6 +43,7 @@ export interface ClientOptions {
   readonly userAgent?: string;
   /** Field manager of writes; default `kubefold`. */
   readonly fieldManager?: string;
+  /** Receives debug logs (retries). Default: none. */
   readonly logger?: Logger;
   /** Clock and timers of retries and the budget; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -49,6 +55,15 @@ export interface ClientOptions {
   readonly random?: () => number;
   /** TLS opt-ins passed to `createHttpClient`. */
   readonly http?: HttpClientOptions;
+  /**
+   * Timeouts of every request: response headers (connect, TLS, answer) 30 s, silence while
+   * reading a body 30 s (watches use `listWatch`'s idle watchdog instead).
+   */
+  readonly timeouts?: RequestTimeouts;
+  /** Cap of one request's wait for a `Retry-After` before it retries; default 10,000 ms. */
+  readonly maxRetryAfterMs?: number;
+  /** An exec credential plugin still running after this long is killed; default 30,000 ms. */
+  readonly execTimeoutMs?: number;
 }
 
 /**
@@ -91,6 +106,9 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     retryBackoff: options.retryBackoff ?? { initialMs: 200, maxMs: 5_000, jitter: 0.5 },
     random: options.random ?? Math.random,
     ...(httpClient ? { httpClient } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+    ...(options.execTimeoutMs !== undefined ? { execTimeoutMs: options.execTimeoutMs } : {}),
   });
   const send: typeof transport = E.isLeft(http)
     ? (spec) =>
@@ -113,7 +131,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
     "plural" in spec
       ? Promise.resolve(E.right(spec))
       : discovery.resolve(spec.apiVersion, spec.kind, signal);
-  const resolveObject = (obj: KubeObject, verb: string, signal?: AbortSignal) =>
+  const resolveObject = (obj: HasMetadata, verb: string, signal?: AbortSignal) =>
     obj.apiVersion && obj.kind
       ? resolve({ apiVersion: obj.apiVersion, kind: obj.kind }, signal)
       : Promise.resolve(E.left<ApiError, ApiResource>({
@@ -138,13 +156,14 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       query: listQuery(o),
       verb: "list",
       object,
+      ...(o.metadataOnly ? { accept: metadataListAccept } : {}),
       signal: o.signal,
     });
     return checkListItems(r, object);
   };
 
   const write = async <T>(
-    obj: KubeObject,
+    obj: HasMetadata,
     verb: "create" | "replace" | "replaceStatus",
     o: WriteOptions,
   ): Result<T> => {
@@ -163,6 +182,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       verb,
       object: requestTargetOf(ref.right, { namespace, name: obj.metadata?.name }),
       signal: o.signal,
+      ...(o.priority ? { priority: o.priority } : {}),
     });
   };
 
@@ -179,6 +199,7 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         verb: "get",
         object: requestTargetOf(ref.right, at),
         signal: o.signal,
+        ...(o.priority ? { priority: o.priority } : {}),
       });
     },
     list: <T>(spec: ResourceSpec, o: ListOptions = {}) =>
@@ -247,7 +268,9 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
         path,
         query: watchQuery(o),
         verb: "watch",
+        bodyIdleTimeoutMs: false,
         object,
+        ...(o.metadataOnly ? { accept: metadataAccept } : {}),
         signal: o.signal,
       });
       return E.isLeft(res) ? res : watchBody(res.right, object);

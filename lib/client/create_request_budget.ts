@@ -12,15 +12,25 @@ export interface RequestBudgetOptions extends BucketOptions {
   readonly scheduler?: SchedulerLike;
 }
 
+/**
+ * Which share of the budget a request draws from. `leader-election` requests (Lease reads
+ * and renewals) have a budget of their own, which the other requests' throttling never
+ * slows: a busy or throttled client must not lose its lease.
+ */
+export type RequestPriority = "normal" | "leader-election";
+
 /** A shared request budget: wait for a slot, report throttling. */
 export interface RequestBudget {
   /** Resolves `true` when the request may go, `false` if `signal` aborted first. */
-  acquire(signal?: AbortSignal): Promise<boolean>;
-  /** The server throttled us (429 / Retry-After): slow down, pause for `retryAfterMs`. */
-  throttle(retryAfterMs?: number): void;
-  /** The current rate in requests per second. */
+  acquire(signal?: AbortSignal, priority?: RequestPriority): Promise<boolean>;
+  /** The server throttled a request of this priority (429 / Retry-After): slow down. */
+  throttle(priority?: RequestPriority): void;
+  /** The current rate of normal requests in requests per second. */
   readonly qps: number;
 }
+
+/** The leader-election share: a handful of requests every few seconds (client-go: 1 / 2 s). */
+const leaderElectionBucket = { qps: 5, burst: 10, minQps: 1 };
 
 /**
  * Creates a request budget over {@link adaptiveBucket}; waits run on `scheduler`.
@@ -28,6 +38,7 @@ export interface RequestBudget {
  * Like client-go's per-client `RateLimiter`, but meant to be created once per process and
  * shared by every client, and adaptive: `throttle` halves the rate, which climbs back over
  * `recoverMs`. Long-running requests (watches) should acquire once per (re)connect.
+ * Leader-election requests draw from a separate small budget (5 QPS, burst 10).
  *
  * @example
  * ```ts
@@ -37,14 +48,21 @@ export interface RequestBudget {
  * ```
  */
 export function createRequestBudget(options: RequestBudgetOptions = {}): RequestBudget {
-  const bucket = adaptiveBucket(options);
   const scheduler = options.scheduler ?? asyncScheduler;
-  let state: BucketState = bucket.initial;
+  const lanes = {
+    normal: { bucket: adaptiveBucket(options), state: undefined as BucketState | undefined },
+    "leader-election": {
+      bucket: adaptiveBucket(leaderElectionBucket),
+      state: undefined as BucketState | undefined,
+    },
+  };
+  const laneOf = (p: RequestPriority | undefined) => lanes[p ?? "normal"];
   return {
-    acquire(signal) {
+    acquire(signal, priority) {
       if (signal?.aborted) return Promise.resolve(false);
-      const [delayMs, next] = bucket.take(state, scheduler.now());
-      state = next;
+      const lane = laneOf(priority);
+      const [delayMs, next] = lane.bucket.take(lane.state ?? lane.bucket.initial, scheduler.now());
+      lane.state = next;
       if (delayMs <= 0) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
         const onAbort = () => {
@@ -58,11 +76,12 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
         signal?.addEventListener("abort", onAbort, { once: true });
       });
     },
-    throttle(retryAfterMs) {
-      state = bucket.throttle(state, scheduler.now(), retryAfterMs);
+    throttle(priority) {
+      const lane = laneOf(priority);
+      lane.state = lane.bucket.throttle(lane.state ?? lane.bucket.initial, scheduler.now());
     },
     get qps() {
-      return state.qps;
+      return (lanes.normal.state ?? lanes.normal.bucket.initial).qps;
     },
   };
 }

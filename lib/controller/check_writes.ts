@@ -5,6 +5,7 @@
  * @module
  */
 import { apiGroupOf } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import { objectKey } from "../core/key.ts";
 import type { Op } from "../reconcile/op.ts";
 import type { Plan } from "../reconcile/plan.ts";
@@ -36,7 +37,7 @@ export function verbOfOp(type: OpType): { readonly verb: string; readonly subres
 }
 
 /** The kind and object an op writes. */
-function target(op: Op): { kind: Kind; key: string } {
+function target(op: Exclude<Op, { type: "event" }>): { kind: Kind<HasMetadata>; key: string } {
   switch (op.type) {
     case "create":
     case "apply": {
@@ -51,7 +52,7 @@ function target(op: Op): { kind: Kind; key: string } {
   }
 }
 
-const sameKind = (a: Kind, b: Kind) =>
+const sameKind = (a: Kind<HasMetadata>, b: Kind<HasMetadata>) =>
   a.kind === b.kind && apiGroupOf(a.apiVersion) === apiGroupOf(b.apiVersion);
 
 /**
@@ -80,6 +81,7 @@ export function undeclaredWrite(
 ): string | undefined {
   if (!writes) return undefined;
   for (const op of plan.ops) {
+    if (op.type === "event") continue; // recorded by the event recorder, not a plan write
     const { kind, key } = target(op);
     const ok = writes.some((w) => sameKind(w.resource, kind) && w.ops.includes(op.type));
     if (ok) continue;

@@ -8,10 +8,21 @@ import { createHistogram, type Histogram } from "../core/histogram.ts";
 /** Reconcile results counted by `controller_runtime_reconcile_total{result}`. */
 export type ReconcileResult = "success" | "error" | "requeue" | "requeue_after";
 
+/**
+ * Why a reconcile failed: a reconciler's `transient` or `terminal` `ReconcileError`, a
+ * reconciler that threw (`panic`), or writes that failed (`apply`).
+ */
+export type ReconcileErrorType = "transient" | "terminal" | "panic" | "apply";
+
 /** A snapshot of one controller's reconcile metrics. */
 export interface ControllerMetricsSnapshot {
+  /** Reconciles by result (`controller_runtime_reconcile_total`). */
   readonly reconcileTotal: Readonly<Record<ReconcileResult, number>>;
+  /** Failed reconciles (`controller_runtime_reconcile_errors_total`). */
   readonly reconcileErrorsTotal: number;
+  /** Failed reconciles by why they failed. */
+  readonly reconcileErrorsByType: Readonly<Record<ReconcileErrorType, number>>;
+  /** Reconcile durations (`controller_runtime_reconcile_time_seconds`). */
   readonly reconcileTimeSeconds: Histogram;
   /** From the first event that enqueued a key to the start of its reconcile. */
   readonly eventToReconcileSeconds: Histogram;
@@ -25,7 +36,9 @@ export interface ControllerMetricsSnapshot {
 
 /** Records reconcile metrics. */
 export interface ControllerMetrics {
-  reconciled(result: ReconcileResult, seconds: number): void;
+  /** Counts one reconcile, and why it failed when `result` is `error`. */
+  reconciled(result: ReconcileResult, seconds: number, errorType?: ReconcileErrorType): void;
+  /** Records the time from a key's first event to its reconcile. */
   eventLatency(seconds: number): void;
   /** A reconciler threw instead of returning a plan or an error value. */
   panicked(): void;
@@ -33,6 +46,7 @@ export interface ControllerMetrics {
   workers(delta: 1 | -1): void;
   /** Records the controller's concurrency. */
   maxConcurrentReconciles(n: number): void;
+  /** The metrics so far. */
   snapshot(): ControllerMetricsSnapshot;
 }
 
@@ -54,12 +68,19 @@ export function createControllerMetrics(): ControllerMetrics {
     requeue: 0,
     requeue_after: 0,
   };
+  const byType: Record<ReconcileErrorType, number> = {
+    transient: 0,
+    terminal: 0,
+    panic: 0,
+    apply: 0,
+  };
   const time = createHistogram();
   const latency = createHistogram();
   let panics = 0, active = 0, maxConcurrent = 1;
   return {
-    reconciled(result, seconds) {
+    reconciled(result, seconds, errorType) {
       totals[result]++;
+      if (result === "error") byType[errorType ?? "transient"]++;
       time.observe(seconds);
     },
     eventLatency: (s) => latency.observe(s),
@@ -69,6 +90,7 @@ export function createControllerMetrics(): ControllerMetrics {
     snapshot: () => ({
       reconcileTotal: { ...totals },
       reconcileErrorsTotal: totals.error,
+      reconcileErrorsByType: { ...byType },
       reconcileTimeSeconds: time.read(),
       eventToReconcileSeconds: latency.read(),
       reconcilePanicsTotal: panics,

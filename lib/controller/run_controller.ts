@@ -6,279 +6,207 @@
  * @module
  */
 import {
+  asyncScheduler,
   combineLatest,
-  E,
-  EMPTY,
   firstValueFrom,
-  merge,
-  mergeMap,
   Observable,
+  type SchedulerLike,
   Subject,
   takeUntil,
-  tap,
-  timer,
 } from "../deps.ts";
-import { apiGroupOf, type KubeObject } from "../core/object.ts";
 import type { ObjectKey } from "../core/key.ts";
+import type { KubeObject } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import { type Logger, silentLogger, withFields } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
 import type { InformerFactory } from "../informer/create_informers.ts";
-import type { HasMetadata } from "../core/has_metadata.ts";
 import { workqueue } from "../queue/workqueue.ts";
 import { createQueueMetrics, type QueueMetricsRecorder } from "../queue/create_queue_metrics.ts";
 import type { QueueInput } from "../queue/run_outcome.ts";
 import type { EventRecorder } from "../apply/event_recorder.ts";
-import { applyStep } from "../apply/apply_step.ts";
 import { statusBatcher } from "../apply/status_batcher.ts";
-import { refOf } from "../reconcile/op.ts";
-import type { Plan } from "../reconcile/plan.ts";
-import { formatPlan } from "../apply/format_plan.ts";
-import type { CacheView, ControllerSpec } from "./controller_spec.ts";
-import { ownerKeys, primaryKeys } from "./triggers.ts";
-import { undeclaredWrite } from "./check_writes.ts";
 import { Expectations } from "../apply/expectations.ts";
+import type { CacheView, ControllerSpec } from "./controller_spec.ts";
 import { controllerCaches } from "./controller_caches.ts";
-import { planExpectations } from "../apply/plan_expectations.ts";
+import { controllerKeys } from "./controller_keys.ts";
 import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
+import { reconcileKey, type ReconcileRecord } from "./reconcile_key.ts";
 
-/** One reconcile, as reported to the caller (and logged). */
-export interface ReconcileRecord {
-  readonly controller: string;
-  readonly key: ObjectKey;
-  readonly reconcileId: string;
-  readonly result: "success" | "error" | "requeue" | "skipped";
-  readonly ops: number;
-  readonly durationMs: number;
-  readonly error?: string;
-}
+export type { ReconcileRecord } from "./reconcile_key.ts";
 
-/** What a running controller needs. */
+/** What a running controller needs; every option but `client` and `informers` has a default. */
 export interface ControllerDeps {
+  /** Writes plans and events. */
   readonly client: Client;
+  /** The shared informers the controller's caches come from. */
   readonly informers: InformerFactory;
+  /** Structured logs (`controller`, `key`, `reconcileId` fields). Default: none. */
   readonly logger?: Logger;
-  /** Completes intake: no new keys; in-flight reconciles finish. */
+  /** Completes intake: no new keys; in-flight reconciles finish, then the run completes. */
   readonly stop$?: Observable<unknown>;
+  /**
+   * Clock and timers of the whole controller: queue delays and retries, resyncs, the apply
+   * timeout, status batching and expectation re-checks. Give a test a virtual-time scheduler
+   * (the `testing` entry point's `virtualTime()` or `createTestApi().clock`) and nothing waits
+   * for wall-clock time. Default `asyncScheduler`.
+   */
+  readonly scheduler?: SchedulerLike;
+  /** Clock (epoch ms) of timestamps and expectations. Default `scheduler.now()`. */
   readonly now?: () => number;
-  /** How long a key waits for its own writes to show in the cache (default 30 s). */
+  /** How long a key waits for its own writes to show in the cache. Default 30,000 ms. */
   readonly expectationTimeoutMs?: number;
+  /** Receives reconcile metrics. Default: a fresh recorder. */
   readonly metrics?: ControllerMetrics;
+  /** Receives workqueue metrics. Default: a fresh recorder. */
   readonly queueMetrics?: QueueMetricsRecorder;
-  /** Log each plan as a readable diff (`formatPlan`) instead of applying it. */
+  /** Log each plan as a readable diff (`formatPlan`) instead of applying it. Default false. */
   readonly dryRun?: boolean;
-  /** Records Warning events when the server rejects a plan's op. */
+  /** Records events about primaries: `SuccessfulCreate`, `FailedCreate`, ..., the plans'
+   * event ops and terminal errors. Default: none. */
   readonly events?: EventRecorder;
-  /** Applying a plan that takes longer is cancelled and retried (default 30 s). */
+  /** Applying a plan that takes longer is cancelled and retried. Default 30,000 ms. */
   readonly reconcileTimeoutMs?: number;
 }
 
-let reconcileCounter = 0;
-
 /**
- * Runs a controller until unsubscribed (or `stop$` fires and in-flight work finished); emits a
- * record per reconcile.
+ * Runs a controller and emits a record per reconcile, as a cold Observable: nothing starts
+ * before it is subscribed, each subscription is a run of its own (its own queue, expectations,
+ * status windows and counters, sharing only the informers), and unsubscribing stops it.
+ * `stop$` stops intake; the run completes once the reconciles in flight have finished.
  *
+ * Every timer goes through `deps.scheduler`, so a whole controller runs on virtual time in
+ * tests (see `createTestApi()` in the `testing` entry point).
+ *
+ * Like controller-runtime's `Controller.Start`, but the run is an Observable of what it did.
+ *
+ * @param spec the controller
+ * @param deps client, informers, scheduler and the rest of {@link ControllerDeps}
+ * @returns the reconcile records
  * @example
- * ```ts ignore
- * import { runController } from "../../mod.ts";
- * runController(spec, { client, informers }).subscribe((r) => console.log(r.key, r.result));
+ * ```ts
+ * import { controller, createInformers, E, runController } from "../../mod.ts";
+ * import { createTestApi } from "../testing/mod.ts";
+ * using api = createTestApi();
+ * const { scheduler } = api.clock;
+ * const client = api.client();
+ * const spec = controller({
+ *   name: "noop",
+ *   for: { apiVersion: "v1", kind: "ConfigMap" },
+ *   reconcile: () => E.right({ ops: [] }),
+ * });
+ * const keys: string[] = [];
+ * const sub = runController(spec, { client, informers: createInformers(client, { scheduler }), scheduler })
+ *   .subscribe((r) => keys.push(r.key));
+ * await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { namespace: "default", name: "a" } });
+ * await api.clock.advanceUntil(() => keys.length > 0);
+ * keys; // ["default/a"]
+ * sub.unsubscribe();
  * ```
  */
 export function runController<P extends HasMetadata, W>(
   spec: ControllerSpec<P, W>,
   deps: ControllerDeps,
 ): Observable<ReconcileRecord> {
-  const log = withFields(deps.logger ?? silentLogger, { controller: spec.name });
-  const now = deps.now ?? Date.now;
-  const metrics = deps.metrics ?? createControllerMetrics();
-  const queueMetrics = deps.queueMetrics ?? createQueueMetrics();
-  const { primary, owned, watched, stores, view, lookup } = controllerCaches(spec, deps.informers);
-  const world = (spec.world ?? ((c: CacheView) => c as unknown as W))(view);
-  const expectations = new Expectations();
-  const woken = new Subject<ObjectKey>();
-  const batcher = statusBatcher({
-    batchMs: spec.statusBatchMs ?? 100,
-    cacheRv: (cache) => stores.get(cache)?.resourceVersion,
-    wake: (key) => woken.next(key),
-  });
-  const firstSeen = new Map<ObjectKey, number>();
-  const records = new Subject<ReconcileRecord>();
-  const ownerGroup = apiGroupOf(spec.for.apiVersion);
-  const all = [primary, ...owned.map((o) => o.informer), ...watched.map((x) => x.informer)];
-  let isSynced = false;
-  const synced = firstValueFrom(combineLatest(all.map((i) => i.synced$))).then(() => {
-    isSynced = true;
-  });
-  // A stop before the caches synced must not leave a reconcile waiting for them forever.
-  const stopped = new Promise<void>((resolve) => {
-    deps.stop$?.subscribe({ next: () => resolve(), complete: () => resolve() });
-  });
-
-  const tag = (keys: readonly ObjectKey[]): QueueInput[] => {
-    const t = now();
-    const priority = primary.hasSynced() ? "live" as const : "initial" as const;
-    return keys.map((key) => {
-      if (!firstSeen.has(key)) firstSeen.set(key, t);
-      return { key, priority };
+  return new Observable<ReconcileRecord>((subscriber) => {
+    const scheduler = deps.scheduler ?? asyncScheduler;
+    const now = deps.now ?? (() => scheduler.now());
+    const log = withFields(deps.logger ?? silentLogger, { controller: spec.name });
+    const caches = controllerCaches(spec, deps.informers);
+    const woken = new Subject<ObjectKey>();
+    const batcher = statusBatcher({
+      batchMs: spec.statusBatchMs ?? 100,
+      cacheRv: (cache) => caches.stores.get(cache)?.resourceVersion,
+      wake: (key) => woken.next(key),
     });
-  };
-  const keys$ = merge(
-    primary.deltas$.pipe(mergeMap((d) => tag(primaryKeys(d, spec.filter)))),
-    ...owned.map((o) =>
-      o.informer.deltas$.pipe(
-        tap(() => batcher.cacheAdvanced()),
-        mergeMap((d) => tag(ownerKeys(d, ownerGroup, spec.for.kind))),
-      )
-    ),
-    ...watched.map((x) =>
-      x.informer.deltas$.pipe(
-        tap(() => batcher.cacheAdvanced()),
-        mergeMap((d) => tag(d.type === "Synced" ? [] : x.w.keys(d.object))),
-      )
-    ),
-    woken.pipe(mergeMap((key) => tag([key]))),
-    spec.resyncMs
-      ? timer(spec.resyncMs, spec.resyncMs).pipe(
-        mergeMap(() => primary.store.keys().map((key) => ({ key, priority: "initial" as const }))),
-      )
-      : EMPTY,
-  ).pipe(deps.stop$ ? takeUntil(deps.stop$) : (s) => s);
-
-  const concurrency = spec.concurrency ?? 1;
-  metrics.maxConcurrentReconciles(concurrency);
-  const process = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
-    metrics.workers(1);
-    try {
-      return await processKey(key, ctx);
-    } finally {
-      metrics.workers(-1);
-    }
-  };
-  const processKey = async (key: ObjectKey, ctx: { signal: AbortSignal }) => {
-    await Promise.race([synced, stopped]);
-    if (!isSynced) return;
-    const started = now();
-    const seen = firstSeen.get(key);
-    firstSeen.delete(key);
-    if (seen !== undefined) metrics.eventLatency((started - seen) / 1000);
-    const p = primary.store.get(key) as KubeObject | undefined;
-    if (!p) {
-      expectations.forget(key);
-      batcher.forget(key);
-      return;
-    }
-    if (!expectations.ready(key, lookup, started)) {
-      // Check again soon (a local check, no API call): the writes may show up, or the cache
-      // may move past them without an event for this key (e.g. across a relist).
-      return { requeueAfterMs: Math.min(expectations.remainingMs(key, started), 250) };
-    }
-    const reconcileId = `${spec.name}-${(++reconcileCounter).toString(36)}`;
-    const rlog = withFields(log, { key, reconcileId });
-    const record = (result: ReconcileRecord["result"], ops: number, error?: string) => {
-      const durationMs = now() - started;
-      metrics.reconciled(
-        result === "skipped" ? "success" : result === "requeue" ? "requeue_after" : result,
-        durationMs / 1000,
-      );
-      records.next({
-        controller: spec.name,
-        key,
-        reconcileId,
-        result,
-        ops,
-        durationMs,
-        ...(error ? { error } : {}),
+    const firstSeen = new Map<ObjectKey, number>();
+    let counter = 0;
+    // A stop before the caches synced must not leave a reconcile waiting for them forever.
+    const { promise: stopped, resolve: stop } = Promise.withResolvers<false>();
+    const stopSub = deps.stop$?.subscribe({ next: () => stop(false), complete: () => stop(false) });
+    let syncedOnce: Promise<boolean> | undefined;
+    const synced = () =>
+      syncedOnce ??= Promise.race([
+        firstValueFrom(combineLatest(caches.all.map((i) => i.informer.synced$))).then(() => true),
+        stopped,
+      ]);
+    const warned = new Set<string>();
+    const conditionsDropped = (primary: KubeObject) => {
+      const kind = `${primary.apiVersion}/${primary.kind}`;
+      if (warned.has(kind)) return;
+      warned.add(kind);
+      void deps.client.resolve({ apiVersion: primary.apiVersion ?? "", kind: primary.kind ?? "" })
+        .then((r) => {
+          const crd = r._tag === "Right"
+            ? `${r.right.plural}${r.right.group ? `.${r.right.group}` : ""}`
+            : kind;
+          log.warn(
+            `Cannot keep the ReconcileFailed condition: the CRD ${crd} has no status.conditions ` +
+              "in its schema (the rest of the status is written)",
+            { crd },
+          );
+        });
+    };
+    const tag = (keys: readonly ObjectKey[]): QueueInput[] => {
+      const t = now();
+      const priority = caches.primary.hasSynced() ? "live" as const : "initial" as const;
+      return keys.map((key) => {
+        if (!firstSeen.has(key)) firstSeen.set(key, t);
+        return { key, priority };
       });
     };
-    let planned;
-    try {
-      planned = spec.reconcile(p as never, world, { now: started });
-    } catch (e) {
-      rlog.error("reconciler threw", { error: e });
-      metrics.panicked();
-      record("error", 0, String(e));
-      throw e;
-    }
-    if (E.isLeft(planned)) {
-      const err = planned.left;
-      rlog.error("reconcile failed", { error: err.message, type: err.type });
-      record("error", 0, err.message);
-      if (err.type === "terminal") return;
-      if (err.requeueAfterMs !== undefined) return { requeueAfterMs: err.requeueAfterMs };
-      throw new Error(err.message);
-    }
-    // A plan outside the declared writes would need RBAC the manifests do not grant.
-    const undeclared = undeclaredWrite(spec.name, spec.writes, planned.right);
-    if (undeclared) {
-      rlog.error("plan outside the declared writes", { error: undeclared });
-      record("error", 0, undeclared);
-      return;
-    }
-    const held: { plan: Plan; retryAfterMs?: number } = deps.dryRun || spec.deferStatus === false
-      ? { plan: planned.right }
-      : batcher.decide(key, planned.right, refOf(p), started);
-    const plan = held.plan;
-    const again = [plan.requeueAfterMs, held.retryAfterMs].filter((x) => x !== undefined);
-    const requeueAfterMs = again.length ? Math.min(...again) : undefined;
-    if (plan.ops.length > 0 && deps.dryRun) {
-      rlog.info("dry run: plan not applied", { plan: formatPlan(plan) });
-    } else if (plan.ops.length > 0) {
-      rlog.info("applying plan", { ops: plan.ops.map((o) => o.type) });
-      const step = await applyStep(plan, p, {
-        client: deps.client,
-        fieldManager: `kubefold-${spec.name}`,
-        timeoutMs: deps.reconcileTimeoutMs ?? 30_000,
-        signal: ctx.signal,
-        now,
-        logger: rlog,
-        events: deps.events,
-      });
-      if (step.outcome) {
-        batcher.wrote(step.outcome);
-        const deadline = now() + (deps.expectationTimeoutMs ?? 30_000);
-        // Only caches this controller keeps can show a write; others would wait for nothing.
-        const expected = planExpectations(step.outcome, p).filter((e) => stores.has(e.cache));
-        expectations.expect(key, expected, deadline);
+    const metrics = deps.metrics ?? createControllerMetrics();
+    const concurrency = spec.concurrency ?? 1;
+    metrics.maxConcurrentReconciles(concurrency);
+    const reconcileOne = reconcileKey({
+      spec,
+      caches,
+      world: (spec.world ?? ((c: CacheView) => c as unknown as W))(caches.view),
+      client: deps.client,
+      scheduler,
+      now,
+      log,
+      metrics,
+      expectations: new Expectations(),
+      batcher,
+      firstSeen,
+      synced,
+      emit: (r) => subscriber.next(r),
+      nextId: () => `${spec.name}-${(++counter).toString(36)}`,
+      ...(deps.events ? { events: deps.events } : {}),
+      dryRun: deps.dryRun ?? false,
+      expectationTimeoutMs: deps.expectationTimeoutMs ?? 30_000,
+      reconcileTimeoutMs: deps.reconcileTimeoutMs ?? 30_000,
+      conditionsDropped,
+    });
+    const process: typeof reconcileOne = async (key, ctx) => {
+      metrics.workers(1);
+      try {
+        return await reconcileOne(key, ctx);
+      } finally {
+        metrics.workers(-1);
       }
-      switch (step.type) {
-        case "applied":
-          break;
-        case "conflict":
-          record("error", plan.ops.length, step.message);
-          return { requeueAfterMs: 0 };
-        case "rejected":
-          // Retrying the same plan cannot succeed: reported; wait for a change.
-          record("error", plan.ops.length, step.message);
-          return;
-        case "failed":
-          record("error", plan.ops.length, step.error.message);
-          throw step.error;
-      }
-    }
-    record(
-      requeueAfterMs !== undefined ? "requeue" : plan.ops.length ? "success" : "skipped",
-      plan.ops.length,
-    );
-    // A held status is written when its window closes (an event for the key may come first).
-    return requeueAfterMs !== undefined ? { requeueAfterMs } : undefined;
-  };
-
-  const runs$ = keys$.pipe(
-    workqueue(process, {
-      concurrency,
-      metrics: queueMetrics,
-      drain: "none",
-    }),
-  );
-  return new Observable<ReconcileRecord>((subscriber) => {
-    const fromRecords = records.subscribe((r) => subscriber.next(r));
-    const fromRuns = runs$.subscribe({
+    };
+    const keys$ = controllerKeys(spec, caches, {
+      tag,
+      woken$: woken,
+      cacheAdvanced: () => batcher.cacheAdvanced(),
+      scheduler,
+    });
+    const runs = (deps.stop$ ? keys$.pipe(takeUntil(deps.stop$)) : keys$).pipe(
+      workqueue(process, {
+        concurrency,
+        metrics: deps.queueMetrics ?? createQueueMetrics({ scheduler }),
+        drain: "none",
+        scheduler,
+      }),
+    ).subscribe({
       error: (e) => subscriber.error(e),
       complete: () => subscriber.complete(),
     });
     return () => {
-      fromRuns.unsubscribe();
-      fromRecords.unsubscribe();
+      runs.unsubscribe();
+      stopSub?.unsubscribe();
+      stop(false);
     };
   });
 }

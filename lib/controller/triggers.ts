@@ -9,13 +9,13 @@ import { type ObjectKey, objectKey } from "../core/key.ts";
 import type { Delta } from "../store/delta.ts";
 import type { DeepReadonly } from "../core/deep_readonly.ts";
 
-type Obj = DeepReadonly<KubeObject>;
-
 /** Decides whether a primary delta should trigger a reconcile. */
-export type EventFilter = (delta: Delta<Obj>) => boolean;
+export type EventFilter = (delta: Delta<DeepReadonly<KubeObject>>) => boolean;
 
 /** The object a delta is about (undefined for Synced). */
-export function deltaObject(delta: Delta<Obj>): Obj | undefined {
+export function deltaObject(
+  delta: Delta<DeepReadonly<KubeObject>>,
+): DeepReadonly<KubeObject> | undefined {
   return delta.type === "Synced" ? undefined : delta.object;
 }
 
@@ -28,9 +28,11 @@ export function deltaObject(delta: Delta<Obj>): Obj | undefined {
  * generationChanged({ type: "Updated", old: { metadata: { generation: 1 } }, object: { metadata: { generation: 1 } } }); // false
  * ```
  */
-export const generationChanged: EventFilter = (d) =>
-  d.type !== "Updated" || d.old.metadata?.generation !== d.object.metadata?.generation ||
-  d.old.metadata?.deletionTimestamp !== d.object.metadata?.deletionTimestamp;
+export function generationChanged(d: Delta<DeepReadonly<KubeObject>>): boolean {
+  return d.type !== "Updated" ||
+    d.old.metadata?.generation !== d.object.metadata?.generation ||
+    d.old.metadata?.deletionTimestamp !== d.object.metadata?.deletionTimestamp;
+}
 
 const sameMap = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 
@@ -43,9 +45,11 @@ const sameMap = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.str
  * labelsOrAnnotationsChanged({ type: "Added", object: {} }); // true
  * ```
  */
-export const labelsOrAnnotationsChanged: EventFilter = (d) =>
-  d.type !== "Updated" || !sameMap(d.old.metadata?.labels, d.object.metadata?.labels) ||
-  !sameMap(d.old.metadata?.annotations, d.object.metadata?.annotations);
+export function labelsOrAnnotationsChanged(d: Delta<DeepReadonly<KubeObject>>): boolean {
+  return d.type !== "Updated" ||
+    !sameMap(d.old.metadata?.labels, d.object.metadata?.labels) ||
+    !sameMap(d.old.metadata?.annotations, d.object.metadata?.annotations);
+}
 
 /**
  * Passes a delta when any of the filters does.
@@ -72,7 +76,7 @@ export function anyOf(...filters: readonly EventFilter[]): EventFilter {
  * ```
  */
 export function controllerOwnerKey(
-  obj: Obj,
+  obj: DeepReadonly<KubeObject>,
   ownerGroup: string,
   ownerKind: string,
 ): ObjectKey | undefined {
@@ -86,14 +90,21 @@ export function controllerOwnerKey(
 }
 
 /** Keys a primary delta triggers. */
-export function primaryKeys(delta: Delta<Obj>, filter?: EventFilter): ObjectKey[] {
+export function primaryKeys(
+  delta: Delta<DeepReadonly<KubeObject>>,
+  filter?: EventFilter,
+): ObjectKey[] {
   const obj = deltaObject(delta);
   if (!obj || (filter && !filter(delta))) return [];
   return [objectKey(obj as KubeObject)];
 }
 
 /** Keys an owned child's delta triggers (the owner's; both old and new owner on updates). */
-export function ownerKeys(delta: Delta<Obj>, ownerGroup: string, ownerKind: string): ObjectKey[] {
+export function ownerKeys(
+  delta: Delta<DeepReadonly<KubeObject>>,
+  ownerGroup: string,
+  ownerKind: string,
+): ObjectKey[] {
   const obj = deltaObject(delta);
   if (!obj) return [];
   const keys = new Set<ObjectKey>();

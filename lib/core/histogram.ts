@@ -6,9 +6,13 @@
 
 /** A histogram snapshot: cumulative counts per upper bound. */
 export interface Histogram {
+  /** Upper bounds of the buckets (the last, `+Inf`, implied). */
   readonly bounds: readonly number[];
+  /** Cumulative counts per bucket (one more than `bounds`: the `+Inf` bucket). */
   readonly counts: readonly number[];
+  /** Number of observations. */
   readonly count: number;
+  /** Sum of the observations. */
   readonly sum: number;
 }
 

@@ -29,6 +29,19 @@ export type ObjectKey = string;
  * ```
  */
 export function objectKey(obj: HasMetadata): ObjectKey;
+/**
+ * The key of the object named `name` in `namespace` (undefined or `""` for a cluster-scoped
+ * object).
+ *
+ * @param namespace the namespace
+ * @param name the name
+ * @returns the key
+ * @example
+ * ```ts
+ * import { objectKey } from "../../mod.ts";
+ * objectKey("default", "web"); // "default/web"
+ * ```
+ */
 export function objectKey(namespace: string | undefined, name: string): ObjectKey;
 export function objectKey(first: HasMetadata | string | undefined, name?: string): ObjectKey {
   if (typeof first === "object") {

@@ -10,9 +10,13 @@ export type LogFields = Readonly<Record<string, unknown>>;
 
 /** A structured logger. */
 export interface Logger {
+  /** Detail for debugging. */
   debug(message: string, fields?: LogFields): void;
+  /** Normal operation. */
   info(message: string, fields?: LogFields): void;
+  /** Something went wrong and was recovered from. */
   warn(message: string, fields?: LogFields): void;
+  /** Something failed. */
   error(message: string, fields?: LogFields): void;
 }
 
@@ -32,14 +36,17 @@ export const silentLogger: Logger = {
   error: () => {},
 };
 
-const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+/** The levels of log lines, from the most detailed. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+const levels: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** Options of {@link jsonLogger}. */
 export interface JsonLoggerOptions {
   /** Receives each line (without newline); default writes to stderr. */
   readonly write?: (line: string) => void;
   /** Lowest level written; default `info`. */
-  readonly level?: keyof typeof levels;
+  readonly level?: LogLevel;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
 }

@@ -20,9 +20,13 @@ export type OwnerReference = k8sMeta.OwnerReference;
  * ```
  */
 export interface KubeObject {
+  /** `group/version`, or `version` for the core group. */
   apiVersion?: string;
+  /** The kind, e.g. `Pod`. */
   kind?: string;
+  /** Name, namespace, labels, owner references, ... */
   metadata?: ObjectMeta;
+  /** `spec`, `status`, `data` and the other fields of the kind. */
   [field: string]: unknown;
 }
 

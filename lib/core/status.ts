@@ -6,19 +6,29 @@
 
 /** One cause of a failure; for validation errors, one per bad field. */
 export interface StatusCause {
+  /** A machine-readable reason, e.g. `FieldValueInvalid`. */
   reason?: string;
+  /** A human-readable message. */
   message?: string;
+  /** The field at fault, e.g. `spec.replicas`. */
   field?: string;
 }
 
 /** `metav1.Status`. */
 export interface Status {
+  /** Always `Status`. */
   kind: "Status";
+  /** Always `v1`. */
   apiVersion: "v1";
+  /** List metadata (unused in errors). */
   metadata: { resourceVersion?: string; continue?: string };
+  /** `Success` or `Failure`. */
   status: "Success" | "Failure";
+  /** A human-readable message. */
   message?: string;
+  /** Why the request failed, machine-readable. */
   reason?: StatusReason;
+  /** The object concerned, the causes and when to retry. */
   details?: {
     name?: string;
     group?: string;
@@ -27,6 +37,7 @@ export interface Status {
     causes?: StatusCause[];
     retryAfterSeconds?: number;
   };
+  /** The HTTP status code. */
   code: number;
 }
 
@@ -124,6 +135,7 @@ export type FieldErrorType =
 
 /** One validation failure at a field path such as `spec.items[0].name`. */
 export interface FieldError {
+  /** What is wrong with the field. */
   readonly type: FieldErrorType;
   /** Field path in Kubernetes form: `spec.ports[0].name`, `metadata.labels[app]`. */
   readonly field: string;

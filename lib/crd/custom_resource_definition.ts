@@ -20,10 +20,15 @@ export interface ScaleSubresource {
 
 /** A printer column of `kubectl get`. */
 export interface PrinterColumn {
+  /** The column's header. */
   readonly name: string;
+  /** How the value is shown. */
   readonly type: "integer" | "number" | "string" | "boolean" | "date";
+  /** JSONPath of the value in the object, e.g. `.status.replicas`. */
   readonly jsonPath: string;
+  /** What the column shows (`kubectl explain` and wide output). */
   readonly description?: string;
+  /** A format of the type, e.g. `date-time`. */
   readonly format?: string;
   /** 0 (default): always shown; higher: only with `-o wide`. */
   readonly priority?: number;
@@ -47,6 +52,7 @@ export interface CrdVersionOptions {
   readonly printerColumns?: readonly PrinterColumn[];
   /** Marks the version deprecated, with an optional warning. */
   readonly deprecated?: boolean;
+  /** The warning clients print when they use the deprecated version. */
   readonly deprecationWarning?: string;
 }
 
@@ -62,6 +68,7 @@ export interface CrdOptions {
   readonly singular?: string;
   /** Default `Namespaced`. */
   readonly scope?: "Namespaced" | "Cluster";
+  /** Short names for `kubectl`, e.g. `["hw"]`. */
   readonly shortNames?: readonly string[];
   /** e.g. `["all"]` so `kubectl get all` lists it. */
   readonly categories?: readonly string[];

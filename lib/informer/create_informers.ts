@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { type Observable, share } from "../deps.ts";
+import { type Observable, share, tap } from "../deps.ts";
+import { type LogFields, type Logger, silentLogger } from "../core/logger.ts";
 import type { KubeObject } from "../core/object.ts";
 import { formatLabelSelector } from "../core/label_selector.ts";
 import { formatFieldSelector } from "../core/field_selector.ts";
@@ -33,6 +34,12 @@ export interface Informer<T> {
   readonly synced$: Observable<void>;
   /** Whether the first list has been applied. */
   hasSynced(): boolean;
+  /**
+   * Why the informer is not (or no longer) in step with the server: the last warning or error
+   * of its list and watch (an unknown kind, a 403, a dead server), cleared by the next
+   * successful list. Undefined while all is well.
+   */
+  lastError(): string | undefined;
 }
 
 /**
@@ -115,11 +122,22 @@ export function createInformers(client: Client, options: InformersOptions = {}):
         return found.informer as Informer<T>;
       }
       const { indexers, transform, ...watchOptions } = o;
+      let lastError: string | undefined;
+      const base = options.logger ?? silentLogger;
+      const note = (level: "warn" | "error") => (message: string, fields?: LogFields) => {
+        const error = fields?.error;
+        lastError = `${message}${error !== undefined ? `: ${error}` : ""}`;
+        base[level](message, { informer: key, ...fields });
+      };
+      const logger: Logger = { ...base, warn: note("warn"), error: note("error") };
       const { reader, writer } = createStore<T, K>({
         ...(indexers ? { indexers } : {}),
         ...(transform ? { transform } : {}),
       });
-      const deltas$ = listWatch<K>(client, resource, { ...options, ...watchOptions }).pipe(
+      const deltas$ = listWatch<K>(client, resource, { ...options, ...watchOptions, logger }).pipe(
+        tap((e) => {
+          if (e.type === "InitDone") lastError = undefined;
+        }),
         reflect(writer),
         share(),
       );
@@ -129,6 +147,7 @@ export function createInformers(client: Client, options: InformersOptions = {}):
         store: reader,
         synced$: reader.synced$,
         hasSynced: () => reader.hasSynced(),
+        lastError: () => lastError,
       };
       cache.set(key, { informer: made as Informer<unknown>, writer: writer as never, transform });
       return made;
@@ -151,5 +170,6 @@ function informerKey(resource: ResourceSpec, o: ListWatchOptions): string {
     : typeof o.fieldSelector === "string"
     ? o.fieldSelector
     : formatFieldSelector(o.fieldSelector);
-  return `${apiVersion}/${resource.kind} ns=${o.namespace ?? ""} labels=${ls} fields=${fs}`;
+  const meta = o.metadataOnly ? " metadata-only" : "";
+  return `${apiVersion}/${resource.kind} ns=${o.namespace ?? ""} labels=${ls} fields=${fs}${meta}`;
 }

@@ -38,6 +38,7 @@ export interface LeaseSpec {
  * ```
  */
 export interface Lease extends KubeObject {
+  /** Who holds the lease, since when, for how long. */
   spec?: LeaseSpec;
 }
 

@@ -46,6 +46,7 @@ export interface LeaderElectionOptions {
   readonly stop$?: Observable<unknown>;
   /** Clock and timers; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** Receives the election's log lines. Default: none. */
   readonly logger?: Logger;
   /** Random numbers in [0, 1) seeding the retry jitter; default `Math.random`. */
   readonly random?: () => number;
@@ -102,6 +103,8 @@ export function runLeaderElection(
     const namespace = options.namespace ?? client.config.namespace ?? "default";
     const identity = options.identity ?? `kubefold-${crypto.randomUUID()}`;
     const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    // Lease requests have a budget of their own: other requests' throttling never delays them.
+    const priority = "leader-election" as const;
     const requestTimeoutMs = options.requestTimeoutMs ?? renewDeadlineMs / 2;
     const log = withFields(options.logger ?? silentLogger, {
       lease: `${namespace}/${name}`,
@@ -152,7 +155,7 @@ export function runLeaderElection(
       switch (a.type) {
         case "get":
           return request(async (signal) => {
-            const r = await client.get<Lease>(leaseResource, name, { namespace, signal });
+            const r = await client.get<Lease>(leaseResource, name, { namespace, signal, priority });
             return (nowMs) => ({
               type: "read",
               nowMs,
@@ -167,8 +170,8 @@ export function runLeaderElection(
         case "update":
           return request(async (signal) => {
             const r = a.type === "create"
-              ? await client.create(a.lease, { namespace, signal })
-              : await client.replace(a.lease, { namespace, signal });
+              ? await client.create(a.lease, { namespace, signal, priority })
+              : await client.replace(a.lease, { namespace, signal, priority });
             if (r._tag === "Left" && !isConflict(r.left) && !isAlreadyExists(r.left)) {
               log.warn("cannot write the lease", { error: r.left.message });
             }

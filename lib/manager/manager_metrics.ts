@@ -76,6 +76,26 @@ export function managerMetrics(
       })),
     },
     {
+      type: "counter",
+      name: "controller_runtime_terminal_reconcile_errors_total",
+      help: "Total number of terminal reconciliation errors per controller",
+      samples: controllers.map((r) => ({
+        labels: c(r.name),
+        value: r.reconcile.reconcileErrorsByType.terminal,
+      })),
+    },
+    {
+      type: "counter",
+      name: "kubefold_reconcile_errors_by_type_total",
+      help: "Reconciliation errors per controller by type (transient, terminal, panic, apply)",
+      samples: controllers.flatMap((r) =>
+        Object.entries(r.reconcile.reconcileErrorsByType).map(([type, value]) => ({
+          labels: { controller: r.name, type },
+          value,
+        }))
+      ),
+    },
+    {
       type: "histogram",
       name: "controller_runtime_reconcile_time_seconds",
       help: "Length of time per reconciliation per controller",

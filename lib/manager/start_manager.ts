@@ -6,7 +6,14 @@
  *
  * @module
  */
-import { type Observable, Subject, type Subscription } from "../deps.ts";
+import {
+  asyncScheduler,
+  type Observable,
+  type SchedulerLike,
+  Subject,
+  type Subscription,
+} from "../deps.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { type Logger, silentLogger } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
@@ -36,15 +43,25 @@ import {
 
 /** Options of {@link startManager}. */
 export interface ManagerOptions {
+  /** The client every controller, informer, event recorder and the Lease use. */
   readonly client: Client;
-  // deno-lint-ignore no-explicit-any
-  readonly controllers: readonly ControllerSpec<any, any>[];
+  /** The controllers to run (specs of any primary and world type). */
+  readonly controllers: readonly ControllerSpec<HasMetadata, unknown>[];
+  /** Structured logs of the manager, its controllers and informers. Default: none. */
   readonly logger?: Logger;
   /** Serve `/healthz`, `/readyz`, `/metrics` on this port (0: any free port; default: none). */
   readonly healthPort?: number;
+  /** Address the health server binds (default `127.0.0.1`; a pod's IP or `0.0.0.0` in a pod). */
+  readonly healthHostname?: string;
   /** Stop gracefully on SIGINT/SIGTERM (default false). */
   readonly handleSignals?: boolean;
-  /** Clock (epoch ms). */
+  /**
+   * Clock and timers of everything the manager runs: the controllers' queues, resyncs, apply
+   * timeouts and status batching, the informers' backoff, the event recorder and leader
+   * election. Default `asyncScheduler`.
+   */
+  readonly scheduler?: SchedulerLike;
+  /** Clock (epoch ms). Default `scheduler.now()`. */
   readonly now?: () => number;
   /**
    * Run controllers only while holding this Lease (one active replica). Losing it stops the
@@ -129,8 +146,9 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const webhookServer = options.webhooks?.length
     ? await serveWebhooks(options.webhooks, { logger: log, ...options.webhookServer })
     : undefined;
-  const now = options.now ?? Date.now;
-  const base = createInformers(options.client);
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const now = options.now ?? (() => scheduler.now());
+  const base = createInformers(options.client, { scheduler, logger: log });
   const tracked: Tracked[] = [];
   const subs: Subscription[] = [];
   const factory: InformerFactory = {
@@ -164,13 +182,14 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const startControllers = () => {
     for (const spec of options.controllers) {
       const reconcile = createControllerMetrics();
-      const queue = createQueueMetrics();
+      const queue = createQueueMetrics({ scheduler });
       reports.push({ name: spec.name, reconcile, queue });
       const { promise, resolve } = Promise.withResolvers<void>();
       const events = createEventRecorder(options.client, {
         controller: `kubefold-${spec.name}`,
         instance,
         logger: log,
+        scheduler,
       });
       subs.push(
         runController(spec, {
@@ -179,6 +198,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
           informers: factory,
           logger: log,
           stop$,
+          scheduler,
           now,
           metrics: reconcile,
           queueMetrics: queue,
@@ -222,7 +242,12 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     const { promise: ended, resolve: endElection } = Promise.withResolvers<void>();
     electionDone = ended;
     subs.push(
-      runLeaderElection(options.client, { ...election, stop$: electionStop$, logger: log })
+      runLeaderElection(options.client, {
+        scheduler,
+        ...election,
+        stop$: electionStop$,
+        logger: log,
+      })
         .subscribe({
           next: (isLeader) => {
             if (isLeader && !leading) {
@@ -247,6 +272,16 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   }
   let synced = false;
   ready.then(() => (synced = true), () => {});
+  const notReady = (): string[] => {
+    if (synced) return [];
+    // A standby replica (leader election, not leading) is ready to take over.
+    if (!leading) return stopping ? ["stopping"] : [];
+    const waiting = tracked.filter((m) => !m.informer.hasSynced());
+    return waiting.length === 0 ? ["starting"] : waiting.map((m) => {
+      const why = m.informer.lastError();
+      return `informer ${m.resource} not synced${why ? `: ${why}` : ""}`;
+    });
+  };
 
   const metricsText = () =>
     renderPrometheus([
@@ -270,13 +305,24 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       ),
       ...(webhookServer?.metrics.families() ?? []),
     ]);
-  const health: HealthServer | undefined = options.healthPort === undefined
-    ? undefined
-    : await serveHealth(options.healthPort, { ready: () => synced, metrics: metricsText });
-
   let stopping: Promise<void> | undefined;
+  let health: HealthServer | undefined;
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const onSignal = () => void stop();
+  // Before the first await: a signal once the controllers run stops them gracefully.
+  if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
+  health = options.healthPort === undefined ? undefined : await serveHealth(
+    options.healthPort,
+    { notReady, metrics: metricsText },
+    options.healthHostname,
+  );
+  if (stopping) {
+    // Stopped while the health server started: close it here (stop() saw none).
+    const started = health;
+    health = undefined;
+    await started?.close();
+  }
+
   function stop(reason?: Error): Promise<void> {
     stopping ??= (async () => {
       log.info("stopping: finishing in-flight reconciles");
@@ -300,7 +346,6 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     })();
     return stopping;
   }
-  if (options.handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
   return {
     ready,
     healthUrl: health?.url,

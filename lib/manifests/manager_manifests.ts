@@ -16,8 +16,7 @@ import { kustomization, type ManifestModule } from "./manifest_module.ts";
  *
  * @example
  * ```ts
- * import { managerArgs } from "../operator/mod.ts";
- * import { resolveOperator } from "../operator/mod.ts";
+ * import { managerArgs, resolveOperator } from "../operator/mod.ts";
  * managerArgs(resolveOperator({ name: "x", image: "i", controllers: [] }))[0]; // "--in-cluster"
  * ```
  */
@@ -79,7 +78,7 @@ function deployment(op: ResolvedOperator): JsonObject {
             },
             readinessProbe: {
               httpGet: { path: "/readyz", port: "health" },
-              initialDelaySeconds: 1,
+              initialDelaySeconds: 2,
               periodSeconds: 5,
             },
             resources: {

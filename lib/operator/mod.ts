@@ -46,6 +46,18 @@ export {
   type PolicyRule,
 } from "../manifests/derive_rbac.ts";
 export { builtinKinds, kindResolver } from "../manifests/resolve_kind.ts";
+
+// The manager's entry point.
+export { runOperator, type RunOperatorOptions } from "./run_operator.ts";
+export {
+  type BindAddress,
+  type ClusterSource,
+  MANAGER_USAGE,
+  type ManagerFlags,
+  parseBindAddress,
+  parseManagerFlags,
+} from "./manager_flags.ts";
+export { checkManifests, type ManifestsDirOptions, writeManifests } from "./write_manifests.ts";
 export {
   WEBHOOK_CERT_DIR,
   WEBHOOK_PORT,

@@ -15,6 +15,7 @@ export interface TokenBucketOptions {
 
 /** State of {@link tokenBucket}: tokens left (negative when retries are booked ahead). */
 export interface TokenBucketState {
+  /** Tokens left. */
   readonly tokens: number;
   /** When `tokens` was computed; `null` before the first step (the bucket starts full). */
   readonly lastMs: number | null;

@@ -15,8 +15,11 @@ import type { ReconcileContext, Reconciler } from "./reconciler.ts";
 
 /** The metadata {@link withFinalizer} reads from a primary. */
 export interface FinalizerTarget {
+  /** `group/version` of the object. */
   readonly apiVersion?: string;
+  /** Its kind. */
   readonly kind?: string;
+  /** Its name, namespace, finalizers and deletion timestamp. */
   readonly metadata?: {
     readonly name?: string;
     readonly namespace?: string;

@@ -18,10 +18,34 @@ import type { HasMetadata } from "../core/has_metadata.ts";
 
 /** Which object an op addresses (namespace absent for cluster-scoped objects). */
 export interface ObjectRef {
+  /** `group/version` of the object. */
   readonly apiVersion: string;
+  /** Its kind. */
   readonly kind: string;
+  /** Its namespace (absent for cluster-scoped objects). */
   readonly namespace?: string;
+  /** Its name. */
   readonly name: string;
+}
+
+/**
+ * An event to record about an object (`events.k8s.io/v1` fields), as `kubectl events` shows it.
+ *
+ * @example
+ * ```ts
+ * import type { EventInput } from "../../mod.ts";
+ * const e: EventInput = { type: "Normal", reason: "Scaled", action: "Scale", note: "3 replicas" };
+ * ```
+ */
+export interface EventInput {
+  /** `Normal` or `Warning`. */
+  readonly type: "Normal" | "Warning";
+  /** Why, in UpperCamelCase (`Created`, `ApplyFailed`); at most 128 characters. */
+  readonly reason: string;
+  /** What the controller did or failed to do (`Reconcile`, `Create`); at most 128 characters. */
+  readonly action: string;
+  /** Human-readable detail; truncated to 1 KiB (UTF-8). */
+  readonly note: string;
 }
 
 /** The patch formats a `patch` op can carry (`Content-Type` chosen by the applier). */
@@ -29,11 +53,14 @@ export type PatchType = "merge" | "json" | "strategic";
 
 /**
  * One write. Exhaustive by `type`:
- * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed);
+ * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed); the
+ *   applier makes the primary its controller owner unless `owned` is `false` (an object that
+ *   must outlive the primary, e.g. a final backup);
  * - `apply`: server-side apply of the desired state of a child (fields the reconciler owns);
  * - `patch`: a patch of an object the reconciler does not fully own (e.g. one annotation);
  * - `delete`: DELETE with a uid precondition;
- * - `status`: write the complete status of an object (the primary) through `/status`.
+ * - `status`: write the complete status of an object (the primary) through `/status`;
+ * - `event`: record an event about the primary (or `regarding`) with the event recorder.
  *
  * @example
  * ```ts
@@ -45,7 +72,12 @@ export type PatchType = "merge" | "json" | "strategic";
  * ```
  */
 export type Op =
-  | { readonly type: "create"; readonly object: DeepReadonly<KubeObject> }
+  | {
+    readonly type: "create";
+    readonly object: DeepReadonly<KubeObject>;
+    /** `false`: no owner reference to the primary (default: owned). */
+    readonly owned?: false;
+  }
   | { readonly type: "apply"; readonly object: DeepReadonly<KubeObject> }
   | {
     readonly type: "patch";
@@ -54,7 +86,13 @@ export type Op =
     readonly patch: DeepReadonly<Json>;
   }
   | { readonly type: "delete"; readonly ref: ObjectRef & { readonly uid: string } }
-  | { readonly type: "status"; readonly ref: ObjectRef; readonly status: DeepReadonly<JsonObject> };
+  | { readonly type: "status"; readonly ref: ObjectRef; readonly status: DeepReadonly<JsonObject> }
+  | {
+    readonly type: "event";
+    readonly event: EventInput;
+    /** The object the event is about; default the primary. */
+    readonly regarding?: ObjectRef & { readonly uid?: string };
+  };
 
 /**
  * The {@link ObjectRef} of an object (empty strings for missing TypeMeta or name).
@@ -87,4 +125,26 @@ export function refOf(obj: HasMetadata): ObjectRef {
  */
 export function deleteOp(obj: HasMetadata): Extract<Op, { type: "delete" }> {
   return { type: "delete", ref: { ...refOf(obj), uid: obj.metadata?.uid ?? "" } };
+}
+
+/**
+ * A `status` op writing `status` to an observed object (the primary), from a typed status.
+ *
+ * Like building `{ type: "status", ref: refOf(obj), status }` by hand, but any status
+ * interface (e.g. `PodSetStatus`) is accepted as the JSON object it serializes to.
+ *
+ * @param obj the object whose status is written
+ * @param status its complete status
+ * @returns the op
+ * @example
+ * ```ts
+ * import { statusOp } from "../../mod.ts";
+ * interface WidgetStatus { readonly ready: number }
+ * const status: WidgetStatus = { ready: 2 };
+ * statusOp({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } }, status).type; // "status"
+ * ```
+ */
+export function statusOp(obj: HasMetadata, status: object): Extract<Op, { type: "status" }> {
+  // A status interface has no index signature, but is the JSON object it serializes to.
+  return { type: "status", ref: refOf(obj), status: status as DeepReadonly<JsonObject> };
 }

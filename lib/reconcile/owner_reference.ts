@@ -6,12 +6,22 @@
 import type { OwnerReference } from "../core/object.ts";
 import type { HasMetadata } from "../core/has_metadata.ts";
 
-/** What owner checks read: an object's owner references (any object with metadata fits). */
-type Owned = {
+/**
+ * What owner checks read: an object's owner references (any object with metadata fits).
+ *
+ * @example
+ * ```ts
+ * import type { OwnedObject } from "../../mod.ts";
+ * const child: OwnedObject = { metadata: { ownerReferences: [{ uid: "u1", controller: true }] } };
+ * ```
+ */
+export interface OwnedObject {
+  /** The object's metadata. */
   readonly metadata?: {
+    /** Its owner references: only `uid` and `controller` are read. */
     readonly ownerReferences?: readonly { readonly uid?: string; readonly controller?: boolean }[];
   };
-};
+}
 
 /**
  * The controller owner reference a child should carry: `controller: true`,
@@ -49,7 +59,7 @@ export function ownerReference(owner: HasMetadata): OwnerReference {
  * controllerUid({ metadata: { ownerReferences: [{ uid: "u2" }] } }); // undefined
  * ```
  */
-export function controllerUid(obj: Owned): string | undefined {
+export function controllerUid(obj: OwnedObject): string | undefined {
   for (const ref of obj.metadata?.ownerReferences ?? []) {
     if (ref.controller === true && ref.uid) return ref.uid;
   }
@@ -65,6 +75,6 @@ export function controllerUid(obj: Owned): string | undefined {
  * isControlledBy({ metadata: { ownerReferences: [{ uid: "u1", controller: true }] } }, "u1"); // true
  * ```
  */
-export function isControlledBy(obj: Owned, ownerUid: string): boolean {
+export function isControlledBy(obj: OwnedObject, ownerUid: string): boolean {
   return ownerUid !== "" && controllerUid(obj) === ownerUid;
 }

@@ -18,6 +18,7 @@ import type { Op } from "./op.ts";
  * ```
  */
 export interface Plan {
+  /** The writes, applied deletes first, then creates, applies and patches, then status. */
   readonly ops: readonly Op[];
   /** Reconcile again after this many milliseconds (default: only on the next change). */
   readonly requeueAfterMs?: number;

@@ -19,10 +19,12 @@ import { ownerReference } from "./owner_reference.ts";
  * ```
  */
 export interface PodTemplate {
+  /** The labels and annotations the pods get. */
   readonly metadata?: {
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
   };
+  /** The pods' spec. */
   readonly spec?: unknown;
 }
 

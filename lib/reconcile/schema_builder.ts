@@ -15,15 +15,25 @@ export interface JsonSchema extends
     k8sApiextensions.JSONSchemaProps,
     "items" | "properties" | "additionalProperties"
   > {
+  /** The schema of array items. */
   items?: JsonSchema;
+  /** The schemas of an object's properties. */
   properties?: Record<string, JsonSchema>;
+  /** The schema of a map's values (or whether other properties are allowed). */
   additionalProperties?: JsonSchema | boolean;
+  /** Keep fields the schema does not name. */
   "x-kubernetes-preserve-unknown-fields"?: boolean;
+  /** The value is a whole Kubernetes object. */
   "x-kubernetes-embedded-resource"?: boolean;
+  /** The value is an integer or a string. */
   "x-kubernetes-int-or-string"?: boolean;
+  /** How server-side apply merges the list. */
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";
+  /** The keys of a `map` list's items. */
   "x-kubernetes-list-map-keys"?: string[];
+  /** How server-side apply merges the map. */
   "x-kubernetes-map-type"?: "granular" | "atomic";
+  /** CEL rules checked by the API server. */
   "x-kubernetes-validations"?: k8sApiextensions.ValidationRule[];
 }
 
@@ -43,6 +53,7 @@ export interface Schema<T> {
 
 /** A {@link Schema} whose field may be absent. */
 export interface OptionalSchema<T> extends Schema<T> {
+  /** Marks the property optional. */
   readonly optional: true;
 }
 
@@ -60,19 +71,15 @@ export interface OptionalSchema<T> extends Schema<T> {
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 
 type Shape = Record<string, Schema<unknown>>;
-type OptionalKeys<P extends Shape> = {
-  [K in keyof P]: P[K] extends { readonly optional: true } ? K : never;
-}[keyof P];
-type RequiredKeys<P extends Shape> = Exclude<keyof P, OptionalKeys<P>>;
-type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
-/** The object type of a shape: required and optional members. */
-export type ObjectOf<P extends Shape> = Simplify<
-  & { [K in RequiredKeys<P>]: Infer<P[K]> }
-  & { [K in OptionalKeys<P>]?: Infer<P[K]> }
->;
+/** The object type of a shape (property name -> schema): required and optional members. */
+export type ObjectOf<P extends Record<string, Schema<unknown>>> = (
+  & { [K in keyof P as P[K] extends { readonly optional: true } ? never : K]: Infer<P[K]> }
+  & { [K in keyof P as P[K] extends { readonly optional: true } ? K : never]?: Infer<P[K]> }
+) extends infer O ? { [K in keyof O]: O[K] } : never;
 
 /** Options every builder takes. */
 export interface CommonOptions {
+  /** A description (shown by `kubectl explain`). */
   readonly description?: string;
   /** Extra schema members merged in last (e.g. `x-kubernetes-validations`). */
   readonly extensions?: Partial<JsonSchema>;
@@ -94,24 +101,35 @@ const pick = <O extends object>(options: O | undefined, keys: readonly (keyof O)
 
 /** Options of {@link t.string}. */
 export interface StringOptions extends CommonOptions {
+  /** A regular expression the value must match. */
   readonly pattern?: string;
+  /** Least length. */
   readonly minLength?: number;
+  /** Greatest length. */
   readonly maxLength?: number;
+  /** A format, e.g. `date-time`. */
   readonly format?: string;
+  /** The value when absent. */
   readonly default?: string;
 }
 
 /** Options of {@link t.integer} and {@link t.number}. */
 export interface NumberOptions extends CommonOptions {
+  /** Least value. */
   readonly minimum?: number;
+  /** Greatest value. */
   readonly maximum?: number;
+  /** A format, e.g. `int32`. */
   readonly format?: string;
+  /** The value when absent. */
   readonly default?: number;
 }
 
 /** Options of {@link t.array}. */
 export interface ArrayOptions extends CommonOptions {
+  /** Least number of items. */
   readonly minItems?: number;
+  /** Greatest number of items. */
   readonly maxItems?: number;
   /** `x-kubernetes-list-type`. */
   readonly listType?: "atomic" | "set" | "map";

@@ -7,12 +7,17 @@ import { formatTime } from "../core/time.ts";
 
 /** `metav1.Condition`. */
 export interface Condition {
+  /** The condition's type, e.g. `Ready`. */
   readonly type: string;
+  /** `True`, `False` or `Unknown`. */
   readonly status: "True" | "False" | "Unknown";
+  /** Why, in UpperCamelCase. */
   readonly reason: string;
+  /** Human-readable detail. */
   readonly message: string;
   /** RFC 3339 time the status last changed. */
   readonly lastTransitionTime: string;
+  /** The `metadata.generation` the condition was computed from. */
   readonly observedGeneration?: number;
 }
 

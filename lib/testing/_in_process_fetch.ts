@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { metadataRequest } from "../apiserver/partial_metadata.ts";
 import { failure } from "../core/status.ts";
 import type { SchedulerLike } from "../deps.ts";
 import type { ServerContext } from "../apiserver/context.ts";
@@ -26,6 +27,7 @@ import {
 } from "../apiserver/handle_write.ts";
 import { watchStream, type WatchStreamSettings } from "./_watch_stream.ts";
 import type { FaultBook, RequestFacts, RequestVerb } from "./test_api_faults.ts";
+import { loadBuiltinSchemas } from "../apiserver/builtin_admission.ts";
 
 /** What the in-process fetch works on. */
 export interface InProcessDeps {
@@ -81,6 +83,8 @@ const sleep = (scheduler: SchedulerLike, ms: number, signal: AbortSignal) =>
 /** Builds the fetch function of a test API. */
 export function inProcessFetch(deps: InProcessDeps): typeof fetch {
   const { ctx, faults } = deps;
+  // Built-in kinds are validated against their schemas, loaded once (started right away).
+  const schemas = loadBuiltinSchemas(ctx.registry.all());
 
   const route = async (
     req: Request,
@@ -90,7 +94,8 @@ export function inProcessFetch(deps: InProcessDeps): typeof fetch {
     expired: boolean,
   ) => {
     const { info, namespace } = target;
-    const watchRequest = { signal: req.signal, expired };
+    const metadata = metadataRequest(req.headers.get("accept"));
+    const watchRequest = { signal: req.signal, expired, ...(metadata ? { metadata } : {}) };
     if (target.type === "collection") {
       switch (verb) {
         case "watch":
@@ -195,6 +200,7 @@ export function inProcessFetch(deps: InProcessDeps): typeof fetch {
   return async (input, init) => {
     const req = new Request(input, init);
     if (req.signal.aborted) throw new DOMException("The request was aborted", "AbortError");
+    await schemas;
     try {
       return await serve(req);
     } catch (e) {

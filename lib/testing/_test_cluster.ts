@@ -16,6 +16,13 @@ import { installCustomResourceController } from "../apiserver/custom_resource_co
 import { installGarbageCollector } from "../apiserver/controllers/garbage_collector.ts";
 import { installNamespaceController } from "../apiserver/controllers/namespace_controller.ts";
 import { namespaceDeletionBlocked } from "../apiserver/controllers/plan_namespace.ts";
+import { podGracePeriod } from "../apiserver/controllers/pod_grace_period.ts";
+import {
+  installSimulation,
+  type Simulation,
+  type SimulationOptions,
+} from "../apiserver/controllers/simulation.ts";
+import type { SchedulerLike } from "../deps.ts";
 
 /** Options of {@link startTestCluster}. */
 export interface TestClusterOptions {
@@ -23,6 +30,10 @@ export interface TestClusterOptions {
   readonly now: () => number;
   readonly historySize: number;
   readonly gc: boolean;
+  /** Simulated nodes, scheduler and kubelets on `scheduler`'s clock; off when undefined. */
+  readonly simulation?: SimulationOptions;
+  /** The clock of the simulation's delays. */
+  readonly scheduler: SchedulerLike;
 }
 
 /** The state and its controllers. */
@@ -34,14 +45,18 @@ export interface TestCluster {
 
 /** Builds the server state and starts its controllers. */
 export function startTestCluster(options: TestClusterOptions): TestCluster {
+  let simulation: Simulation | undefined;
   const ctx: ServerContext = {
     registry: new ResourceRegistry(),
     storage: new ObjectStorage({ historySize: options.historySize }),
     now: options.now,
     hooks: builtinHooks(),
     gcEnabled: options.gc,
-    // No kubelet: a deleted pod goes at once, as with the embedded server without simulation.
-    gracePeriodFor: () => 0,
+    // Without a kubelet a deleted pod goes at once, as with the embedded server.
+    gracePeriodFor: (info, obj, requested) =>
+      info.storageKey === "/pods"
+        ? podGracePeriod(obj, requested, (node) => simulation?.hasKubelet(node) ?? false)
+        : 0,
     deletionBlocked: namespaceDeletionBlocked,
   };
   // CRDs are served without CEL rules and without CRD validation (see createTestApi).
@@ -56,5 +71,9 @@ export function startTestCluster(options: TestClusterOptions): TestCluster {
   }
   const stops = [installNamespaceController(ctx)];
   if (options.gc) stops.push(installGarbageCollector(ctx));
+  if (options.simulation) {
+    simulation = installSimulation(ctx, { ...options.simulation, scheduler: options.scheduler });
+    stops.push(simulation.close);
+  }
   return { ctx, stop: () => stops.forEach((stop) => stop()) };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type MetadataRequest, partialObjectMetadata } from "../apiserver/partial_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { failure, type Status } from "../core/status.ts";
 import type { SchedulerLike, Subscription } from "../deps.ts";
@@ -42,6 +43,8 @@ export interface WatchRequest {
   readonly signal: AbortSignal;
   /** Answer 410 Expired whatever the resourceVersion (an injected fault). */
   readonly expired?: boolean;
+  /** Send each object as PartialObjectMetadata (the request's Accept asked for it). */
+  readonly metadata?: MetadataRequest;
 }
 
 /** Starts a watch on a collection; throws an `ApiFailure` for a bad request. */
@@ -71,7 +74,13 @@ export function watchStream(
         controller.enqueue(
           encoder.encode(`{"type":"${type}","object":${JSON.stringify(object)}}\n`),
         );
-      const emit = (type: EventType, obj: KubeObject) => line(type, present(info, obj));
+      const emit = (type: EventType, obj: KubeObject) =>
+        line(
+          type,
+          request.metadata
+            ? partialObjectMetadata(obj, request.metadata.apiVersion)
+            : present(info, obj),
+        );
       const close = () => {
         if (closed) return;
         closed = true;
@@ -94,7 +103,16 @@ export function watchStream(
       const bookmark = (annotate: boolean) => {
         const meta: Record<string, unknown> = { resourceVersion: String(ctx.storage.rv) };
         if (annotate) meta.annotations = { "k8s.io/initial-events-end": "true" };
-        line("BOOKMARK", { kind: info.kind, apiVersion: gv, metadata: meta });
+        line(
+          "BOOKMARK",
+          request.metadata
+            ? {
+              kind: "PartialObjectMetadata",
+              apiVersion: request.metadata.apiVersion,
+              metadata: meta,
+            }
+            : { kind: info.kind, apiVersion: gv, metadata: meta },
+        );
       };
       const error = (s: Status) => {
         line("ERROR", s);

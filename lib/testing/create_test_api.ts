@@ -13,7 +13,8 @@ import type { ServerContext } from "../apiserver/context.ts";
 import { ApiFailure } from "../apiserver/http_util.ts";
 import { createObject } from "../apiserver/object_write.ts";
 import { groupVersion, type ResourceInfo } from "../apiserver/resource_info.ts";
-import type { Crd } from "../apiserver/custom_resource_infos.ts";
+import type { k8sApiextensions } from "../deps.ts";
+import type { SimulationOptions } from "../apiserver/controllers/simulation.ts";
 import { type VirtualTime, virtualTime } from "./virtual_time.ts";
 import { inProcessFetch } from "./_in_process_fetch.ts";
 import { startTestCluster } from "./_test_cluster.ts";
@@ -28,7 +29,7 @@ export interface TestApiOptions {
   /** Where a new clock starts, in epoch milliseconds. Default 2025-01-01T00:00:00Z. */
   readonly startMs?: number;
   /** CustomResourceDefinitions served from the start (CRDs created later are served too). */
-  readonly crds?: readonly Crd[];
+  readonly crds?: readonly k8sApiextensions.CustomResourceDefinition[];
   /** Objects stored at the start, created in order (namespaces before their contents). */
   readonly objects?: readonly KubeObject[];
   /** Watch events kept per resource for resuming watches. Default 1,000. */
@@ -37,6 +38,12 @@ export interface TestApiOptions {
   readonly bookmarkIntervalMs?: number;
   /** Garbage collection of owned objects (background, foreground, orphan). Default true. */
   readonly gc?: boolean;
+  /**
+   * Simulated nodes, scheduler and kubelets, on the virtual clock: pods are bound to a node
+   * and become Running and Ready `podStartDelayMs` (default 100) virtual ms later. Default
+   * off: pods stay Pending.
+   */
+  readonly simulation?: SimulationOptions;
 }
 
 /** Options of {@link TestApi.client}; every one has a default. */
@@ -54,6 +61,16 @@ export interface TestClientOptions {
   readonly rateLimit?: { readonly qps?: number; readonly burst?: number };
   /** Receives the client's debug logs (retries). Default: none. */
   readonly logger?: Logger;
+  /**
+   * Sees every request of this client before the test API does, e.g. to slow one resource's
+   * watch stream on the virtual clock: `(input, init, next) => next(input, init)`. Default:
+   * none.
+   */
+  readonly intercept?: (
+    input: string | URL | Request,
+    init: RequestInit | undefined,
+    next: typeof fetch,
+  ) => Promise<Response>;
 }
 
 /** An in-memory API: clients, scripted faults, and synchronous reads for assertions. */
@@ -108,8 +125,8 @@ const address = "test-api.invalid";
  * Assumptions: code under test takes its timers from `api.clock.scheduler` (give it that and
  * `api.client()`), and only awaits this API's answers and its own timers.
  * Caveats: CEL rules (`x-kubernetes-validations`) and CRD validation are not checked, pods
- * are never scheduled or run, and uids and generated names are random; use the embedded
- * API server (`startApiServer`) for those.
+ * are scheduled and run only with `simulation`, and uids and generated names are random; use
+ * the embedded API server (`startApiServer`) for those.
  *
  * @param options clock, CRDs and objects at the start, history size, garbage collection.
  * @returns the API; `close()` it (or `using` it) at the end of the test.
@@ -146,6 +163,8 @@ export function createTestApi(options: TestApiOptions = {}): TestApi {
     now: () => scheduler.now(),
     historySize: options.historySize ?? 1_000,
     gc: options.gc ?? true,
+    scheduler,
+    ...(options.simulation ? { simulation: options.simulation } : {}),
   });
   const { ctx } = cluster;
   const open = new Set<OpenWatch>();
@@ -213,7 +232,9 @@ export function createTestApi(options: TestApiOptions = {}): TestApi {
         tls: { insecureSkipVerify: false },
         auth: { type: "none" },
       }, {
-        fetch,
+        fetch: o.intercept
+          ? (input: string | URL | Request, init?: RequestInit) => o.intercept!(input, init, fetch)
+          : fetch,
         scheduler,
         budget: createRequestBudget({
           qps: o.rateLimit?.qps ?? 1_000_000,

@@ -25,6 +25,8 @@
  * @module
  */
 export { freezeDeep } from "./freeze_deep.ts";
+/** RxJS's virtual-time scheduler (`VirtualTime.scheduler`), for marble tests. */
+export type { TestScheduler } from "../deps.ts";
 export {
   type AdvanceUntilOptions,
   type VirtualTime,
@@ -46,6 +48,7 @@ export {
   type TestApiOptions,
   type TestClientOptions,
 } from "./create_test_api.ts";
+export type { SimulationOptions } from "../apiserver/controllers/simulation.ts";
 export type {
   FaultEffect,
   FaultRule,

@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { asyncScheduler, E, Observable, type SchedulerLike } from "../deps.ts";
+import { asyncScheduler, E, Observable, type SchedulerLike, type Subscription } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import type { ApiError } from "../client/api_error.ts";
 import { backoffDelay, type BackoffOptions } from "../client/backoff_delay.ts";
 import type { Client, ResourceSpec, ScopeOptions } from "../client/client_types.ts";
 import { type Logger, silentLogger } from "../client/logger.ts";
-import type { ApiResource } from "../client/api_resource.ts";
+import { type ApiResource, apiVersionOf } from "../client/api_resource.ts";
 import type { WatchEvent } from "./watch_event.ts";
 import { createLineDecoder } from "./create_line_decoder.ts";
 import { parseWireEvent } from "./parse_wire_event.ts";
@@ -29,12 +29,19 @@ export interface ListWatchOptions extends ScopeOptions {
   readonly streamingList?: boolean;
   /** Server-side watch timeout; default a random number of seconds in [300, 600) per watch. */
   readonly timeoutSeconds?: number;
+  /**
+   * Idle watchdog: a watch that delivers no line (event or bookmark) for this long is taken
+   * for a dead connection, dropped and re-opened from the last resourceVersion; default
+   * 150,000 ms (kube-apiserver sends a bookmark about every minute).
+   */
+  readonly idleTimeoutMs?: number;
   /** Backoff after failures; default 800 ms doubling to 30 s, jitter 1.0. */
   readonly backoff?: BackoffOptions;
   /** Timers and clock of backoff waits; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Random numbers in [0, 1) for jitter and timeouts; default `Math.random`. */
   readonly random?: () => number;
+  /** Receives warnings (failures, recoveries) and info lines. Default: none. */
   readonly logger?: Logger;
   /** Checks each object; a message skips it (logged). Default: it has `metadata.name`. */
   readonly check?: (object: unknown) => string | undefined;
@@ -84,7 +91,17 @@ export function listWatch<T = KubeObject>(
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     ...(options.labelSelector !== undefined ? { labelSelector: options.labelSelector } : {}),
     ...(options.fieldSelector !== undefined ? { fieldSelector: options.fieldSelector } : {}),
+    ...(options.metadataOnly ? { metadataOnly: true } : {}),
   };
+  // Metadata-only objects come as meta.k8s.io/v1 PartialObjectMetadata: they get the
+  // resource's apiVersion and kind back, as controller-runtime's metadata cache does.
+  const typeMeta = "plural" in resource
+    ? { apiVersion: apiVersionOf(resource), kind: resource.kind }
+    : { apiVersion: resource.apiVersion, kind: resource.kind };
+  const typed = (object: unknown): unknown =>
+    options.metadataOnly && object !== null && typeof object === "object"
+      ? { ...object, ...typeMeta }
+      : object;
 
   return new Observable<WatchEvent<T>>((subscriber) => {
     const abort = new AbortController();
@@ -115,9 +132,13 @@ export function listWatch<T = KubeObject>(
     const onLine = (line: string): void => {
       if (!streaming()) return;
       const parsed = parseWireEvent(line);
+      const event = E.isRight(parsed) && options.metadataOnly && parsed.right.type !== "ERROR" &&
+          parsed.right.type !== "BOOKMARK"
+        ? { ...parsed.right, object: typed(parsed.right.object) }
+        : undefined;
       feed(
         E.isRight(parsed)
-          ? { type: "received", event: parsed.right }
+          ? { type: "received", event: event ?? parsed.right }
           : { type: "badLine", message: parsed.left },
       );
     };
@@ -135,15 +156,42 @@ export function listWatch<T = KubeObject>(
       feed({ type: "watchStarted" });
       const reader = res.right.getReader();
       const decoder = createLineDecoder();
+      const idleMs = options.idleTimeoutMs ?? 150_000;
+      let idle = false;
+      let watchdog: Subscription | undefined;
+      const arm = () => {
+        watchdog?.unsubscribe();
+        watchdog = scheduler.schedule(() => {
+          idle = true;
+          reader.cancel().catch(() => {});
+        }, idleMs);
+      };
+      arm();
       try {
         for (;;) {
           const { done, value } = await reader.read();
+          if (idle) break;
           if (done) break;
+          arm();
           decoder.push(value, onLine);
           if (!streaming() || signal.aborted) {
             await reader.cancel().catch(() => {});
             return;
           }
+        }
+        if (idle) {
+          if (!signal.aborted) {
+            feed({
+              type: "watchFailed",
+              error: {
+                type: "network",
+                message:
+                  `Cannot watch ${fields.resource}: no event or bookmark within ${idleMs} ms`,
+                cause: undefined,
+              },
+            });
+          }
+          return;
         }
         const tail = decoder.end();
         if (tail) onLine(tail);
@@ -152,14 +200,17 @@ export function listWatch<T = KubeObject>(
         if (signal.aborted) return;
         const error: ApiError = {
           type: "network",
-          message: `Cannot watch ${fields.resource}: the stream broke: ${
-            cause instanceof Error ? cause.message : cause
-          }`,
+          message: idle
+            ? `Cannot watch ${fields.resource}: no event or bookmark within ${idleMs} ms`
+            : `Cannot watch ${fields.resource}: the stream broke: ${
+              cause instanceof Error ? cause.message : cause
+            }`,
           cause,
         };
         feed({ type: "watchFailed", error });
         await reader.cancel().catch(() => {});
       } finally {
+        watchdog?.unsubscribe();
         reader.releaseLock();
       }
     };
@@ -177,7 +228,7 @@ export function listWatch<T = KubeObject>(
         E.isLeft(page) ? { type: "listFailed", error: page.left } : {
           type: "listed",
           page: {
-            items: page.right.items,
+            items: options.metadataOnly ? page.right.items.map(typed) : page.right.items,
             resourceVersion: page.right.metadata?.resourceVersion ?? "",
             ...(page.right.metadata?.continue ? { continue: page.right.metadata.continue } : {}),
           },

@@ -63,8 +63,10 @@ export function checkObject(object: unknown): string | undefined {
  * - A clean end of the watch re-watches from the last resourceVersion at once, unless the
  *   watch lasted under a second with no events (then after a backoff).
  * - `410 Gone`/`Expired` or "too large resourceVersion" (as a response or an `ERROR` event)
- *   relists at once. Network errors, 429, 5xx and garbage lines back off, then re-watch;
- *   other errors back off, then relist. A list failure backs off, then relists.
+ *   relists at once — unless it follows earlier failures with no event in between, then
+ *   after a backoff. Network errors, 429, 5xx and garbage lines back off, then re-watch;
+ *   other errors back off, then relist. A list failure backs off, then relists. Failures
+ *   count until an event arrives or a watch ends normally.
  * - A streaming list (`sendInitialEvents`) emits `Init`, `InitApply` per `ADDED`, and
  *   `InitDone` at the bookmark annotated `k8s.io/initial-events-end`; if the server rejects
  *   the request (4xx other than 410/429), the watcher falls back to LIST for good.
@@ -127,7 +129,8 @@ export function watcherStep<T>(
         );
       }
       events.push({ type: "InitDone", resourceVersion: rv });
-      return to(watching(rv), events, notes, 0);
+      // Failures are not forgotten yet: only an event (or a healthy watch) shows recovery.
+      return to(watching(rv), events, notes);
     }
     case "listFailed":
       if (p.type !== "Empty" && p.type !== "Listing") return ignore();
@@ -193,16 +196,19 @@ export function watcherStep<T>(
           fields: { durationMs: input.durationMs },
         });
       }
-      return to(watching(p.resourceVersion));
+      return to(watching(p.resourceVersion), none, none, 0);
     case "waited":
       return p.type === "Backoff" ? to(p.then) : ignore();
   }
 
   function recover(rv: string, error: ApiError): StepResult<T> {
     if (isGone(error) || isResourceVersionTooLarge(error)) {
-      return to({ type: "Empty" }, none, [
-        failed("watch resourceVersion expired; relisting", error, "info"),
-      ]);
+      // The first expiry relists at once; expiring again before any event arrived backs off
+      // (a server answering every watch with 410 must not get a relist loop).
+      const note = failed("watch resourceVersion expired; relisting", error, "info");
+      return state.failures === 0
+        ? to({ type: "Empty" }, none, [note], 1)
+        : backoff({ type: "Empty" }, note);
     }
     const transient = error.type === "network" || error.type === "decode" ||
       isTooManyRequests(error) ||

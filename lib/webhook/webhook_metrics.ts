@@ -23,7 +23,7 @@ export interface WebhookMetrics {
  *
  * @example
  * ```ts
- * import { createWebhookMetrics } from "./webhook_metrics.ts";
+ * import { createWebhookMetrics } from "../../mod.ts";
  * const m = createWebhookMetrics(() => 0);
  * m.start("/validate-v1-pod")(200);
  * m.families().find((f) => f.name === "controller_runtime_webhook_requests_total")?.samples;

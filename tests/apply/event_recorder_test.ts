@@ -16,7 +16,7 @@ import {
 } from "../../mod.ts";
 import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { statusError } from "../../lib/client/api_error.ts";
-import { failureEvent } from "../../lib/apply/event_recorder.ts";
+import { opEvent, reconcileErrorEvent } from "../../lib/apply/_op_event.ts";
 import { eventName, truncateUtf8 } from "../../lib/apply/_event_body.ts";
 
 const EVENTS = { apiVersion: "events.k8s.io/v1", kind: "Event" } as const;
@@ -314,7 +314,7 @@ Deno.test("truncateUtf8() keeps whole characters within the byte limit", () => {
   );
 });
 
-Deno.test("failureEvent() maps a rejected op to an ApplyFailed Warning naming the object and field", () => {
+Deno.test("opEvent() maps a rejected create to a FailedCreate Warning naming the object and field", () => {
   const error = statusError(
     422,
     JSON.stringify({
@@ -324,36 +324,38 @@ Deno.test("failureEvent() maps a rejected op to an ApplyFailed Warning naming th
       details: { causes: [{ field: "data.x", message: "Invalid value" }] },
     }),
   );
-  const ev = failureEvent({
-    type: "failed",
-    op: {
-      type: "create",
-      object: { apiVersion: "v1", kind: "ConfigMap", metadata: { namespace: "d", name: "bad" } },
-    },
-    error,
-  });
+  const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { namespace: "d", name: "bad" } };
+  const ev = opEvent({ type: "failed", op: { type: "create", object: cm }, error })!;
   assert.equal(ev.type, "Warning");
-  assert.equal(ev.reason, "ApplyFailed");
+  assert.equal(ev.reason, "FailedCreate");
   assert.equal(ev.action, "Create");
   assert.match(ev.note, /^Cannot create ConfigMap "d\/bad": /);
   assert.match(ev.note, /data\.x: Invalid value/);
-  assert.deepEqual(
-    failureEvent({
-      type: "reconcileError",
-      error: { type: "terminal", message: "Cannot parse spec.size" },
-    }),
-    {
-      type: "Warning",
-      reason: "ReconcileError",
-      action: "Reconcile",
-      note: "Cannot parse spec.size",
-    },
-  );
-  const status = failureEvent({
+  assert.deepEqual(opEvent({ type: "done", op: { type: "create", object: cm } }), {
+    type: "Normal",
+    reason: "SuccessfulCreate",
+    action: "Create",
+    note: "Created ConfigMap: bad",
+  });
+  const del = {
+    type: "delete" as const,
+    ref: { apiVersion: "v1", kind: "Pod", name: "p", uid: "u" },
+  };
+  assert.equal(opEvent({ type: "done", op: del })?.reason, "SuccessfulDelete");
+  assert.equal(opEvent({ type: "already", op: del }), undefined);
+  assert.equal(opEvent({ type: "failed", op: del, error })?.reason, "FailedDelete");
+  assert.deepEqual(reconcileErrorEvent({ type: "terminal", message: "Cannot parse spec.size" }), {
+    type: "Warning",
+    reason: "ReconcileError",
+    action: "Reconcile",
+    note: "Cannot parse spec.size",
+  });
+  const status = opEvent({
     type: "failed",
     op: { type: "status", ref: { apiVersion: "v1", kind: "X", name: "n" }, status: {} },
     error: { type: "network", message: "connection refused", cause: undefined },
-  });
+  })!;
+  assert.equal(status.reason, "ApplyFailed");
   assert.equal(status.action, "UpdateStatus");
   assert.equal(status.note, 'Cannot status X "n": connection refused');
 });

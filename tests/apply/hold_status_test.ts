@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { filter, firstValueFrom, Subject } from "../../lib/deps.ts";
 import {
-  connect,
   controller,
   createInformers,
   E,
@@ -12,7 +10,7 @@ import {
   type ReconcileRecord,
   runController,
 } from "../../mod.ts";
-import { startApiServer } from "../../lib/apiserver/mod.ts";
+import { createTestApi } from "../../lib/testing/mod.ts";
 import { holdStatus } from "../../lib/apply/hold_status.ts";
 
 const primary: ObjectRef = {
@@ -103,16 +101,14 @@ const deployKind = { apiVersion: "apps/v1", kind: "Deployment" };
 /**
  * A controller whose status reports the children it *observes* (not the ones it plans), so a
  * status written beside the create says 0 and the next one 1: the write count tells whether
- * the first was held back.
+ * the first was held back. On the test API and virtual time.
  */
 async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: boolean }) {
-  const server = await startApiServer();
-  const c = await connect({ kubeconfigYaml: server.kubeconfig });
-  if (E.isLeft(c)) throw new Error(c.left.message);
-  const client = c.right;
-  const inf = createInformers(client);
-  const stop$ = new Subject<void>();
-  const records = new Subject<ReconcileRecord>();
+  using api = createTestApi();
+  const { scheduler } = api.clock;
+  const client = api.client();
+  const informers = createInformers(client, { scheduler });
+  const records: ReconcileRecord[] = [];
   const spec = controller({
     name: "defer",
     for: deployKind,
@@ -130,16 +126,9 @@ async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: b
       return E.right({ ops });
     },
   });
-  const sub = runController(spec, { client, informers: inf, stop$ }).subscribe((r) =>
-    records.next(r)
+  const sub = runController(spec, { client, informers, scheduler }).subscribe((r) =>
+    records.push(r)
   );
-  const deployments = inf.informer<KubeObject>(deployKind);
-  const settled = firstValueFrom(deployments.deltas$.pipe(
-    filter(() =>
-      (deployments.store.get("default/web")?.status as { replicas?: number } | undefined)
-        ?.replicas === 1
-    ),
-  ));
   await client.create({
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -153,15 +142,14 @@ async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: b
       },
     },
   } as KubeObject);
-  await settled;
+  await api.clock.advanceUntil(() =>
+    (api.get(deployKind, "web")?.status as { replicas?: number } | undefined)?.replicas === 1
+  );
   // The status write's own event reconciles once more: that run must find nothing to do.
-  await firstValueFrom(records.pipe(filter((r) => r.result === "skipped")));
-  const writes = server.requestCounts()["patch/status deployments"] ?? 0;
-  stop$.next();
+  await api.clock.advanceUntil(() => records.some((r) => r.result === "skipped"));
+  await api.clock.advance(5_000);
   sub.unsubscribe();
-  client.close();
-  await server.close();
-  return writes;
+  return api.requestCounts()["patch/status deployments"] ?? 0;
 }
 
 Deno.test("a status beside child creates waits for the children to show: one status write instead of two", async () => {

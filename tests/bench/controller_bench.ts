@@ -8,7 +8,9 @@
  * 2. API economy: requests by verb for create / scale / delete pods / full resync;
  * 3. convergence throughput: N PodSets x R until every status is ready;
  * 4. memory: manager heap per cached pod, with and without stripManagedFields;
- * 5. five pod-reading controllers share one pod LIST and one WATCH.
+ * 5. five pod-reading controllers share one pod LIST and one WATCH;
+ * 6. 500 watchers that never read vs none (server RSS, write throughput), and the event-loop
+ *    stall of 3 MB hostile bodies (nested YAML and JSON, flat YAML) vs a 3 MB JSON write.
  *
  *   deno task bench:e2e                 # full sizes (1,000 PodSets x 3, 100,000 pods)
  *   deno task bench:e2e --quick         # small sizes, for a smoke run
@@ -24,6 +26,7 @@ import { apiEconomyScenario } from "./scenarios/api_economy.ts";
 import { convergenceScenario } from "./scenarios/convergence.ts";
 import { memoryScenario } from "./scenarios/memory.ts";
 import { sharedWatchScenario } from "./scenarios/shared_watch.ts";
+import { slowWatchersScenario } from "./scenarios/slow_watchers.ts";
 
 const FULL: Sizes = {
   podSets: 1000,
@@ -83,6 +86,14 @@ async function main(): Promise<number> {
   await run("3", "convergence throughput", () => convergenceScenario(sizes));
   await run("4", "memory at scale", () => memoryScenario(sizes));
   await run("5", "many controllers, one watch", () => sharedWatchScenario(sizes));
+  await run(
+    "6",
+    "slow watchers and hostile bodies",
+    () =>
+      slowWatchersScenario(
+        quick ? { writes: 4_000, silent: 100 } : { writes: 20_000, silent: 500 },
+      ),
+  );
   console.log(table(rows));
   const failed = rows.filter((r) => r.pass === false).length;
   console.log(failed ? `${failed} row(s) FAIL` : "all targets PASS");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { adaptiveBucket } from "../../lib/client/adaptive_bucket.ts";
+import { adaptiveBucket, retryAfterDelayMs } from "../../lib/client/adaptive_bucket.ts";
 
 const gaps = fc.array(fc.nat({ max: 2000 }), { maxLength: 200 });
 
@@ -54,22 +54,35 @@ Deno.test("adaptiveBucket() grants a full burst at once after idling", () => {
   );
 });
 
-Deno.test("adaptiveBucket() waits out Retry-After, halves the rate, then recovers to qps", () => {
+Deno.test("adaptiveBucket() halves the rate when throttled, never pauses the bucket, then recovers to qps", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 2, max: 100 }), (qps) => {
+      const b = adaptiveBucket({ qps, burst: 10, minQps: 1, recoverMs: 30_000 });
+      const throttled = b.throttle(b.initial, 0);
+      assert.equal(throttled.qps, Math.max(1, qps / 2));
+      const [delay, after] = b.take(throttled, 0);
+      assert.ok(delay <= 1000 / throttled.qps + 1e-9, `one token's wait at most, got ${delay}`);
+      const [, recovered] = b.take(after, 60_000);
+      assert.equal(recovered.qps, qps);
+    }),
+  );
+});
+
+Deno.test("retryAfterDelayMs() honours Retry-After for one request, capped, never below the backoff", () => {
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: 10_000 }),
-      fc.integer({ min: 2, max: 100 }),
-      (retryAfterMs, qps) => {
-        const b = adaptiveBucket({ qps, burst: 10, minQps: 1, recoverMs: 30_000 });
-        const throttled = b.throttle(b.initial, 0, retryAfterMs);
-        assert.equal(throttled.qps, Math.max(1, qps / 2));
-        const [delay, after] = b.take(throttled, 0);
-        assert.ok(delay >= retryAfterMs, `${delay} >= ${retryAfterMs}`);
-        const [, recovered] = b.take(after, retryAfterMs + 60_000);
-        assert.equal(recovered.qps, qps);
+      fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined }),
+      fc.integer({ min: 0, max: 5_000 }),
+      fc.integer({ min: 1, max: 60_000 }),
+      (seconds, floor, cap) => {
+        const d = retryAfterDelayMs(seconds, floor, cap);
+        assert.ok(d >= floor);
+        assert.ok(d <= Math.max(floor, cap));
+        if (seconds !== undefined) assert.equal(d, Math.max(floor, Math.min(seconds * 1000, cap)));
       },
     ),
   );
+  assert.equal(retryAfterDelayMs(30, 200), 10_000, "Retry-After: 30 waits the 10 s cap");
 });
 
 Deno.test("adaptiveBucket() keeps the rate within [minQps, qps] under any throttling", () => {
@@ -81,7 +94,7 @@ Deno.test("adaptiveBucket() keeps the rate within [minQps, qps] under any thrott
       let now = 0;
       for (const op of ops) {
         now += op.gap;
-        s = op.throttle ? b.throttle(s, now, 1000) : b.take(s, now)[1];
+        s = op.throttle ? b.throttle(s, now) : b.take(s, now)[1];
         assert.ok(s.qps >= 2 && s.qps <= 20, `qps ${s.qps}`);
       }
     },

@@ -1,9 +1,11 @@
+/**
+ * runController() as a whole, against the test API on virtual time: no sleeps, no real timers.
+ */
 import assert from "node:assert/strict";
-import { filter, firstValueFrom, Subject } from "../../lib/deps.ts";
+import { Subject, timer } from "../../lib/deps.ts";
 import {
-  type Client,
-  connect,
   controller,
+  type ControllerSpec,
   createInformers,
   E,
   generationChanged,
@@ -11,50 +13,75 @@ import {
   type Op,
   type ReconcileRecord,
   runController,
+  type SchedulerLike,
 } from "../../mod.ts";
-import { startApiServer } from "../../lib/apiserver/mod.ts";
+import { createTestApi, type TestApi, type TestClientOptions } from "../../lib/testing/mod.ts";
 
 const cmKind = { apiVersion: "v1", kind: "ConfigMap" };
 const secretKind = { apiVersion: "v1", kind: "Secret" };
 
-/** A lagging watch: chunks of watches on `resource` are held back `ms`. */
-function laggingFetch(resource: string, ms: number): typeof fetch {
-  return async (input, init) => {
-    const res = await fetch(input, init);
-    const url = String(input instanceof Request ? input.url : input);
-    if (!url.includes("watch=") || !url.includes(`/${resource}`) || !res.body) return res;
-    const delayed = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, c) => new Promise((r) => setTimeout(() => r(c.enqueue(chunk)), ms)),
-      }),
-    );
-    return new Response(delayed, { status: res.status, headers: res.headers });
-  };
-}
-
-async function setup(clientFetch?: typeof fetch) {
-  const server = await startApiServer();
-  const c = await connect({
-    kubeconfigYaml: server.kubeconfig,
-    ...clientFetch ? { fetch: clientFetch } : {},
-  });
-  if (E.isLeft(c)) throw new Error(c.left.message);
-  const client: Client = c.right;
+/** Delays each chunk of `resource`'s watch streams by `ms` virtual ms: a lagging cache. */
+function lagging(resource: string, ms: number, scheduler: SchedulerLike): TestClientOptions {
   return {
-    server,
-    client,
-    informers: createInformers(client),
-    async close() {
-      client.close();
-      await server.close();
+    intercept: async (input, init, next) => {
+      const res = await next(input, init);
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.includes(`/${resource}`) || !url.includes("watch=") || !res.body) return res;
+      const delayed = res.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform: (chunk, c) =>
+            new Promise((r) => timer(ms, scheduler).subscribe(() => r(c.enqueue(chunk)))),
+        }),
+      );
+      return new Response(delayed, { status: res.status, headers: res.headers });
     },
   };
 }
 
+/** A test API, a client and informers on its clock, and a runner that collects records. */
+function setup(clientOptions: (api: TestApi) => TestClientOptions = () => ({})) {
+  const api = createTestApi();
+  const { scheduler } = api.clock;
+  const client = api.client(clientOptions(api));
+  const informers = createInformers(client, { scheduler });
+  const stop$ = new Subject<void>();
+  const records: ReconcileRecord[] = [];
+  let completed = false;
+  const run = <P extends KubeObject, W>(
+    spec: ControllerSpec<P, W>,
+    extra: { expectationTimeoutMs?: number; reconcileTimeoutMs?: number } = {},
+  ) =>
+    runController(spec, { client, informers, scheduler, stop$, ...extra }).subscribe({
+      next: (r) => records.push(r),
+      complete: () => (completed = true),
+    });
+  return {
+    api,
+    client,
+    informers,
+    stop$,
+    records,
+    run,
+    completed: () => completed,
+    [Symbol.dispose]: () => {
+      stop$.next();
+      api.close();
+    },
+  };
+}
+
+const parent = (name: string, data: Record<string, string> = {}): KubeObject => ({
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name, namespace: "default" },
+  stringData: data,
+});
+
 /** A Secret controller whose every plan creates `<secret>-cm` (no owns: ConfigMaps are not cached). */
-const createsOneConfigMap = {
+const createsOneConfigMap = controller({
+  name: "uncached",
   for: secretKind,
-  reconcile: (p: { metadata?: { name?: string } }) =>
+  reconcile: (p) =>
     E.right({
       ops: [{
         type: "create" as const,
@@ -65,21 +92,58 @@ const createsOneConfigMap = {
         },
       }],
     }),
-};
+});
 
-const parent = (name: string, data: Record<string, string> = {}) => ({
-  apiVersion: "v1",
-  kind: "Secret",
-  metadata: { name, namespace: "default" },
-  stringData: data,
+Deno.test("runController() is cold: nothing is listed, watched or reconciled before subscription", async () => {
+  using env = setup();
+  await env.client.create(parent("s"));
+  const run$ = runController(createsOneConfigMap, {
+    client: env.client,
+    informers: env.informers,
+    scheduler: env.api.clock.scheduler,
+  });
+  await env.api.clock.advance(1_000);
+  assert.deepEqual(Object.keys(env.api.requestCounts()).filter((k) => !k.startsWith("create")), []);
+  const records: ReconcileRecord[] = [];
+  const sub = run$.subscribe((r) => records.push(r));
+  await env.api.clock.advanceUntil(() => records.length === 1);
+  assert.equal(records[0].key, "default/s");
+  sub.unsubscribe();
+});
+
+Deno.test("runController() subscriptions share no state: each run counts and reconciles on its own", async () => {
+  using env = setup();
+  const spec = controller({
+    name: "twice",
+    for: secretKind,
+    reconcile: () => E.right({ ops: [] }),
+  });
+  const run$ = runController(spec, {
+    client: env.client,
+    informers: env.informers,
+    scheduler: env.api.clock.scheduler,
+  });
+  const a: ReconcileRecord[] = [];
+  const b: ReconcileRecord[] = [];
+  const subA = run$.subscribe((r) => a.push(r));
+  const subB = run$.subscribe((r) => b.push(r));
+  await env.client.create(parent("s"));
+  await env.api.clock.advanceUntil(() => a.length === 1 && b.length === 1);
+  // Each run has its own reconcile counter (a module-global one would give twice-1 and twice-2).
+  assert.deepEqual([a[0].reconcileId, b[0].reconcileId], ["twice-1", "twice-1"]);
+  subA.unsubscribe();
+  await env.client.create(parent("t"));
+  await env.api.clock.advanceUntil(() => b.length === 2);
+  assert.equal(a.length, 1, "an unsubscribed run reconciles nothing more");
+  subB.unsubscribe();
 });
 
 Deno.test("read-your-writes: a lagging cache never makes the controller create children twice", async () => {
-  const env = await setup(laggingFetch("configmaps", 300));
-  const stop$ = new Subject<void>();
+  // Every ConfigMap watch event reaches the cache 300 virtual ms late.
+  using env = setup((api) => lagging("configmaps", 300, api.clock.scheduler));
   // Creates 2 configmaps with generateName (no deterministic names: only expectations prevent
   // duplicates) and annotates its primary on each pass, which re-triggers it at once.
-  const spec = controller({
+  env.run(controller({
     name: "ryw",
     for: secretKind,
     owns: [cmKind],
@@ -102,6 +166,8 @@ Deno.test("read-your-writes: a lagging cache never makes the controller create c
         });
       }
       const pass = String(Number(p.metadata?.annotations?.pass ?? "0") + 1);
+      // A bound, so that a broken controller fails this test instead of looping forever.
+      if (Number(pass) > 20) return E.right({ ops: [] });
       if (ops.length) {
         ops.push({
           type: "patch",
@@ -112,33 +178,19 @@ Deno.test("read-your-writes: a lagging cache never makes the controller create c
       }
       return E.right({ ops });
     },
-  });
-  const records: ReconcileRecord[] = [];
-  const sub = runController(spec, { client: env.client, informers: env.informers, stop$ })
-    .subscribe((r) => records.push(r));
-  await env.client.create(parent("p") as KubeObject);
+  }));
+  await env.client.create(parent("p"));
   const cms = env.informers.informer(cmKind);
-  await firstValueFrom(cms.deltas$.pipe(filter(() => cms.store.size === 2)));
+  await env.api.clock.advanceUntil(() => cms.store.size >= 2);
   // Give the controller time to (wrongly) act on the lagging cache, then count at the server.
-  await new Promise((r) => setTimeout(r, 800));
-  const list = await env.client.list(cmKind, { namespace: "default" });
-  assert.ok(E.isRight(list));
-  assert.equal(list.right.items.length, 2, JSON.stringify(records));
-  stop$.next();
-  sub.unsubscribe();
-  await env.close();
+  await env.api.clock.advance(2_000);
+  assert.equal(env.api.list(cmKind).length, 2, JSON.stringify(env.records));
 });
 
 Deno.test("owned children's events reconcile their controller owner; watches map through their function", async () => {
-  const env = await setup();
-  const stop$ = new Subject<void>();
+  using env = setup();
   const counts = new Map<string, number>();
-  const changed = new Subject<void>();
-  const until = (name: string, n: number) =>
-    (counts.get(name) ?? 0) >= n
-      ? Promise.resolve()
-      : firstValueFrom(changed.pipe(filter(() => (counts.get(name) ?? 0) >= n))).then(() => {});
-  const spec = controller({
+  env.run(controller({
     name: "map",
     for: secretKind,
     owns: [cmKind],
@@ -149,15 +201,13 @@ Deno.test("owned children's events reconcile their controller owner; watches map
     reconcile: (p) => {
       const name = p.metadata!.name!;
       counts.set(name, (counts.get(name) ?? 0) + 1);
-      changed.next();
       return E.right({ ops: [] });
     },
-  });
-  const sub = runController(spec, { client: env.client, informers: env.informers, stop$ })
-    .subscribe();
-  const created = await env.client.create(parent("owner") as KubeObject);
+  }));
+  const until = (name: string, n: number) =>
+    env.api.clock.advanceUntil(() => (counts.get(name) ?? 0) >= n, { what: `${name} x${n}` });
+  const created = await env.client.create(parent("owner"));
   assert.ok(E.isRight(created));
-  const owner = created.right;
   await until("owner", 1);
   await env.client.create({
     apiVersion: "v1",
@@ -169,13 +219,13 @@ Deno.test("owned children's events reconcile their controller owner; watches map
         apiVersion: "v1",
         kind: "Secret",
         name: "owner",
-        uid: owner.metadata!.uid!,
+        uid: created.right.metadata!.uid!,
         controller: true,
       }],
     },
   });
   await until("owner", 2);
-  await env.client.create(parent("other") as KubeObject);
+  await env.client.create(parent("other"));
   await until("other", 1);
   await env.client.create({
     apiVersion: "v1",
@@ -183,119 +233,200 @@ Deno.test("owned children's events reconcile their controller owner; watches map
     metadata: { name: "sa", namespace: "default", annotations: { target: "other" } },
   });
   await until("other", 2);
+  await env.api.clock.advance(1_000);
   assert.equal(counts.get("owner"), 2, "the ServiceAccount maps to other only");
-  stop$.next();
-  sub.unsubscribe();
-  await env.close();
+});
+
+Deno.test("event filters apply to owned and watched kinds too", async () => {
+  using env = setup();
+  const counts = new Map<string, number>();
+  // Only children whose labels change trigger; service accounts trigger only when annotated.
+  env.run(controller({
+    name: "filters",
+    for: secretKind,
+    owns: [{ ...cmKind, filter: (d) => d.type !== "Updated" }],
+    watches: [{
+      resource: { apiVersion: "v1", kind: "ServiceAccount" },
+      keys: () => ["default/owner"],
+      filter: (d) => d.type !== "Synced" && d.object.metadata?.annotations?.go === "yes",
+    }],
+    reconcile: (p) => {
+      counts.set(p.metadata!.name!, (counts.get(p.metadata!.name!) ?? 0) + 1);
+      return E.right({ ops: [] });
+    },
+  }));
+  const created = await env.client.create(parent("owner"));
+  assert.ok(E.isRight(created));
+  await env.api.clock.advanceUntil(() => counts.get("owner") === 1);
+  const child = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "child",
+      namespace: "default",
+      ownerReferences: [{
+        apiVersion: "v1",
+        kind: "Secret",
+        name: "owner",
+        uid: created.right.metadata!.uid!,
+        controller: true,
+      }],
+    },
+  };
+  await env.client.create(child);
+  await env.api.clock.advanceUntil(() => counts.get("owner") === 2, { what: "the child's add" });
+  await env.client.patch(cmKind, "child", {
+    namespace: "default",
+    patch: { type: "merge", body: { data: { x: "1" } } },
+  });
+  await env.client.create({
+    apiVersion: "v1",
+    kind: "ServiceAccount",
+    metadata: { name: "quiet", namespace: "default" },
+  });
+  await env.api.clock.advance(1_000);
+  assert.equal(counts.get("owner"), 2, "the child's update and the quiet account were filtered");
+  await env.client.create({
+    apiVersion: "v1",
+    kind: "ServiceAccount",
+    metadata: { name: "loud", namespace: "default", annotations: { go: "yes" } },
+  });
+  await env.api.clock.advanceUntil(() => counts.get("owner") === 3, { what: "the loud account" });
 });
 
 Deno.test("the generationChanged filter ignores metadata-only changes of the primary", async () => {
-  const env = await setup();
-  const stop$ = new Subject<void>();
+  using env = setup();
   const seen: string[] = [];
-  const tick = new Subject<void>();
-  const spec = controller({
+  env.run(controller({
     name: "filter",
     for: { apiVersion: "apps/v1", kind: "Deployment" },
     filter: generationChanged,
     reconcile: (p) => {
       seen.push(`${p.metadata?.name}@${p.metadata?.generation}`);
-      tick.next();
       return E.right({ ops: [] });
     },
-  });
-  const sub = runController(spec, { client: env.client, informers: env.informers, stop$ })
-    .subscribe();
-  const deploy = {
+  }));
+  await env.client.create({
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: { name: "d", namespace: "default" },
     spec: {
       replicas: 1,
       selector: { matchLabels: { a: "b" } },
-      template: { metadata: { labels: { a: "b" } } },
+      template: {
+        metadata: { labels: { a: "b" } },
+        spec: { containers: [{ name: "c", image: "nginx" }] },
+      },
     },
-  };
-  const first = firstValueFrom(tick);
-  await env.client.create(deploy as KubeObject);
-  await first; // the tick subject is subscribed before the create, so it cannot be missed
-  await env.client.patch({ apiVersion: "apps/v1", kind: "Deployment" }, "d", {
+  });
+  await env.api.clock.advanceUntil(() => seen.length === 1);
+  const deploy = { apiVersion: "apps/v1", kind: "Deployment" };
+  await env.client.patch(deploy, "d", {
     namespace: "default",
     patch: { type: "merge", body: { metadata: { labels: { x: "y" } } } },
   });
-  const second = firstValueFrom(tick);
-  await env.client.patch({ apiVersion: "apps/v1", kind: "Deployment" }, "d", {
+  await env.api.clock.advance(1_000);
+  await env.client.patch(deploy, "d", {
     namespace: "default",
     patch: { type: "merge", body: { spec: { replicas: 2 } } },
   });
-  await second;
+  await env.api.clock.advanceUntil(() => seen.length === 2);
   assert.deepEqual(seen, ["d@1", "d@2"]);
-  stop$.next();
-  sub.unsubscribe();
-  await env.close();
 });
 
 Deno.test("stopping intake lets the in-flight reconcile finish its writes, then the run completes", async () => {
-  let release = () => {};
-  const gate = new Promise<void>((r) => (release = r));
-  let writes = 0;
-  const slowWrites: typeof fetch = async (input, init) => {
-    if (init?.method === "POST" && String(input).includes("/configmaps")) {
-      writes++;
-      await gate;
-    }
-    return fetch(input, init);
-  };
-  const env = await setup(slowWrites);
-  const stop$ = new Subject<void>();
-  const spec = controller({
-    name: "drain",
-    ...createsOneConfigMap,
-  });
-  const done = new Promise<ReconcileRecord[]>((resolve) => {
-    const records: ReconcileRecord[] = [];
-    runController(spec, { client: env.client, informers: env.informers, stop$ }).subscribe({
-      next: (r) => records.push(r),
-      complete: () => resolve(records),
-    });
-  });
-  await env.client.create(parent("s") as KubeObject);
-  while (writes === 0) await new Promise((r) => setTimeout(r, 5));
-  stop$.next();
-  release();
-  const records = await done;
-  assert.equal(records.length, 1);
-  assert.equal(records[0].result, "success");
-  assert.equal((await env.client.get(cmKind, "s-cm", { namespace: "default" }))._tag, "Right");
-  await env.close();
+  using env = setup();
+  // The ConfigMap create is answered 500 virtual ms late: the stop comes while it is in flight.
+  env.api.faults.delay({ verb: "create", resource: "configmaps", ms: 500 });
+  env.run(createsOneConfigMap);
+  await env.client.create(parent("s"));
+  await env.api.clock.advanceUntil(() => env.api.requestCounts()["create configmaps"] === 1);
+  env.stop$.next();
+  await env.api.clock.advanceUntil(() => env.completed(), { what: "the run to complete" });
+  assert.equal(env.records.length, 1);
+  assert.equal(env.records[0].result, "success");
+  assert.ok(env.api.get(cmKind, "s-cm"));
 });
 
 Deno.test("a write to a kind the controller does not cache sets no expectation: the next change reconciles at once", async () => {
-  const env = await setup();
-  const stop$ = new Subject<void>();
-  const records = new Subject<ReconcileRecord>();
-  const spec = controller({
-    name: "uncached",
-    ...createsOneConfigMap,
-  });
-  const sub = runController(spec, {
-    client: env.client,
-    informers: env.informers,
-    stop$,
-    expectationTimeoutMs: 20_000,
-  }).subscribe((r) => records.next(r));
-  const first = firstValueFrom(records);
-  await env.client.create(parent("s") as KubeObject);
-  await first;
-  const started = performance.now();
-  const second = firstValueFrom(records);
+  using env = setup();
+  env.run(createsOneConfigMap, { expectationTimeoutMs: 20_000 });
+  await env.client.create(parent("s"));
+  await env.api.clock.advanceUntil(() => env.records.length === 1);
   await env.client.patch(secretKind, "s", {
     namespace: "default",
     patch: { type: "merge", body: { metadata: { labels: { again: "yes" } } } },
   });
-  await second;
-  assert.ok(performance.now() - started < 5_000, "not held for the expectation timeout");
-  stop$.next();
-  sub.unsubscribe();
-  await env.close();
+  const took = await env.api.clock.advanceUntil(() => env.records.length === 2);
+  assert.ok(took < 1_000, `held ${took} virtual ms: waited for the expectation timeout`);
+});
+
+Deno.test("resyncs come from the injected scheduler", async () => {
+  using env = setup();
+  env.run(controller({
+    name: "resync",
+    for: secretKind,
+    resyncMs: 10_000,
+    reconcile: () => E.right({ ops: [] }),
+  }));
+  await env.client.create(parent("s"));
+  await env.api.clock.advanceUntil(() => env.records.length === 1);
+  await env.api.clock.advance(9_000);
+  assert.equal(env.records.length, 1);
+  await env.api.clock.advance(11_000);
+  assert.equal(env.records.length, 3, "two resyncs in 20 virtual seconds");
+});
+
+Deno.test("a kind owned metadata-only is listed and watched as PartialObjectMetadata, cached with its kind, and still triggers its owner", async () => {
+  const accepts = new Set<string>();
+  using env = setup(() => ({
+    intercept: (input, init, next) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes("/configmaps") && (init?.method ?? "GET") === "GET") {
+        accepts.add(new Headers(init?.headers).get("accept") ?? "");
+      }
+      return next(input, init);
+    },
+  }));
+  const seen: (KubeObject | undefined)[] = [];
+  env.run(controller({
+    name: "meta",
+    for: secretKind,
+    owns: [{ ...cmKind, metadataOnly: true }],
+    reconcile: (_p, cache) => {
+      seen.push(cache.store(cmKind).get("default/child") as KubeObject | undefined);
+      return E.right({ ops: [] });
+    },
+  }));
+  const created = await env.client.create(parent("owner"));
+  assert.ok(E.isRight(created));
+  await env.api.clock.advanceUntil(() => seen.length === 1);
+  await env.client.create({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "child",
+      namespace: "default",
+      ownerReferences: [{
+        apiVersion: "v1",
+        kind: "Secret",
+        name: "owner",
+        uid: created.right.metadata!.uid!,
+        controller: true,
+      }],
+    },
+    data: { big: "x".repeat(1_000) },
+  });
+  await env.api.clock.advanceUntil(() => seen.length === 2, { what: "the owner's reconcile" });
+  const child = seen[1]!;
+  assert.deepEqual([child.apiVersion, child.kind, child.metadata?.name], [
+    "v1",
+    "ConfigMap",
+    "child",
+  ]);
+  assert.equal(child.data, undefined, "only metadata is cached");
+  assert.deepEqual([...accepts].sort(), [
+    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+  ]);
 });

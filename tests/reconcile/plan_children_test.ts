@@ -132,6 +132,8 @@ Deno.test("planChildren() deletes extras first, then creates, then applies only 
   const nameOf = (o: Op) =>
     o.type === "delete" || o.type === "patch" || o.type === "status"
       ? o.ref.name
+      : o.type === "event"
+      ? o.regarding?.name
       : o.object.metadata?.name;
   assert.deepEqual(ops.map((o) => [o.type, nameOf(o)]), [
     ["delete", "c"],

@@ -14,8 +14,9 @@ import type { EventNote } from "./record_event.ts";
 import { nodeLostPodStatus, runningPodStatus, succeededPodStatus } from "./pod_status.ts";
 import { simulatedNodeIp } from "./simulated_node.ts";
 import { podFinished, podNodeName, podPhase } from "./_pod_facts.ts";
-import { KeyedTimers } from "./_keyed_timers.ts";
+import { attempt, KeyedTimers } from "./_keyed_timers.ts";
 import { podRun } from "./pod_exit_rule.ts";
+import type { ProcessKubelet } from "./_process_kubelet.ts";
 import {
   crashedPodStatus,
   failedPodStatus,
@@ -39,6 +40,8 @@ export interface SimulatedKubeletOptions {
   readonly runMs: number;
   /** Delay before a graceful pod deletion is confirmed. */
   readonly confirmDelayMs: number;
+  /** Runs pods whose images are mapped to local executables (default: none). */
+  readonly processes?: ProcessKubelet;
 }
 
 /** The simulated kubelets. */
@@ -92,7 +95,7 @@ export function createSimulatedKubelet(
   ctx: ServerContext,
   options: SimulatedKubeletOptions,
 ): SimulatedKubelet {
-  const { nodeIndex, hasKubelet, event, startDelayMs, confirmDelayMs } = options;
+  const { nodeIndex, hasKubelet, event, startDelayMs, confirmDelayMs, processes } = options;
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
   const timers = new KeyedTimers(options.scheduler);
   const ipCounter = new Map<string, number>();
@@ -109,6 +112,17 @@ export function createSimulatedKubelet(
     const uid = m.uid!;
     if (m.deletionTimestamp) {
       if (!hasKubelet(node)) return;
+      if (processes?.has(uid)) {
+        // SIGTERM now, SIGKILL after the grace period; confirmed once every process exited.
+        return processes.stop(uid, m.deletionGracePeriodSeconds ?? 30, () => {
+          attempt(() =>
+            deleteObject(ctx, podInfo, m.namespace, m.name!, {
+              gracePeriodSeconds: 0,
+              preconditions: { uid },
+            })
+          );
+        });
+      }
       return timers.later(`delete/${uid}`, confirmDelayMs, () => {
         deleteObject(ctx, podInfo, m.namespace, m.name!, {
           gracePeriodSeconds: 0,
@@ -119,6 +133,7 @@ export function createSimulatedKubelet(
     if (podFinished(pod)) return;
     if (!hasKubelet(node)) {
       timers.cancel(`start/${uid}`);
+      processes?.stop(uid, 0, () => {});
       const lost = updateObject(ctx, podInfo, m.namespace, m.name!, {
         ...pod,
         status: nodeLostPodStatus(pod, ctx.now()),
@@ -144,6 +159,12 @@ export function createSimulatedKubelet(
     const m = now.metadata;
     const n = (ipCounter.get(node) ?? 0) + 1;
     ipCounter.set(node, n);
+    if (processes?.runs(now)) {
+      // A process binds its pod IP: a loopback address of its own (127.245.<node>.<n>).
+      const hostIP = simulatedNodeIp(nodeIndex.get(node)!);
+      const podIP = `127.245.${nodeIndex.get(node)! % 256}.${2 + ((n - 1) % 250)}`;
+      return processes.start(now, { podIP, hostIP });
+    }
     const podIP = `10.244.${nodeIndex.get(node)! % 256}.${2 + ((n - 1) % 250)}`;
     const status = runningPodStatus(now, {
       hostIP: simulatedNodeIp(nodeIndex.get(node)!),
@@ -233,6 +254,7 @@ export function createSimulatedKubelet(
     syncPod,
     forget: (uid) => {
       for (const kind of ["start", "run", "delete"]) timers.cancel(`${kind}/${uid}`);
+      processes?.stop(uid, 0, () => {}); // force-deleted: kill at once
       firstAttempt.delete(uid);
     },
     close: () => timers.close(),

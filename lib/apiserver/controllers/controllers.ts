@@ -14,6 +14,8 @@ import { namespaceDeletionBlocked } from "./plan_namespace.ts";
 import { podGracePeriod } from "./pod_grace_period.ts";
 import { bindingHandler } from "./bind_pod.ts";
 import { installSimulation, type Simulation, type SimulationOptions } from "./simulation.ts";
+import type { InClusterEndpoint } from "./_process_kubelet.ts";
+import { podLogHandler } from "./pod_log_handler.ts";
 
 /** Which controllers run. */
 export interface ControllerOptions {
@@ -27,10 +29,12 @@ export interface ControllerOptions {
 export interface RunningControllers {
   /** POST subresource handlers for the router (`pods/binding`). */
   readonly subresources: Map<string, SubresourceHandler>;
+  /** GET subresource handlers for the router (`pods/log`). */
+  readonly readSubresources: Map<string, SubresourceHandler>;
   /** The simulation, when enabled. */
   readonly simulation: Simulation | undefined;
-  /** Stops every controller and cancels its timers. */
-  readonly close: () => void;
+  /** Stops every controller, cancels its timers and ends the processes it runs. */
+  readonly close: () => Promise<void>;
 }
 
 /** The context hooks of the controllers plus the function that starts them. */
@@ -42,8 +46,9 @@ export interface Controllers {
     requested: number | undefined,
   ) => number;
   readonly deletionBlocked: (info: ResourceInfo, obj: KubeObject) => boolean;
-  /** Starts the controllers on the context built with these hooks (call once). */
-  readonly start: (ctx: ServerContext) => RunningControllers;
+  /** Starts the controllers on the context built with these hooks (call once); `endpoint`
+   * tells processes of pods how to reach the server. */
+  readonly start: (ctx: ServerContext, endpoint?: InClusterEndpoint) => RunningControllers;
 }
 
 /**
@@ -70,18 +75,19 @@ export function createControllers(options: ControllerOptions = {}): Controllers 
         ? podGracePeriod(obj, requested, (node) => simulation?.hasKubelet(node) ?? false)
         : 0,
     deletionBlocked: namespaceDeletionBlocked,
-    start(ctx) {
-      const stops = [installNamespaceController(ctx)];
+    start(ctx, endpoint) {
+      const stops: (() => void | Promise<void>)[] = [installNamespaceController(ctx)];
       if (gcEnabled) stops.push(installGarbageCollector(ctx));
       if (options.simulation) {
-        simulation = installSimulation(ctx, options.simulation);
+        simulation = installSimulation(ctx, options.simulation, endpoint);
         stops.push(simulation.close);
       }
       return {
         subresources: new Map([["pods/binding", bindingHandler(ctx)]]),
+        readSubresources: new Map([["pods/log", podLogHandler(ctx, () => simulation)]]),
         simulation,
-        close: () => {
-          for (const stop of stops) stop();
+        close: async () => {
+          for (const stop of stops) await stop();
         },
       };
     },

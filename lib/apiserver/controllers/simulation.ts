@@ -17,6 +17,9 @@ import { simulatedNode, simulatedNodeName, simulatedNodeStatus } from "./simulat
 import { podFinished, podKey, podNodeName, podUnscheduled } from "./_pod_facts.ts";
 import { attempt } from "./_keyed_timers.ts";
 import { createSimulatedKubelet } from "./_simulated_kubelet.ts";
+import { createProcessKubelet, type InClusterEndpoint } from "./_process_kubelet.ts";
+import { type ImageMapping, parseImageMap } from "./image_map.ts";
+import type { ContainerLog } from "./container_logs.ts";
 
 /** Options of {@link installSimulation}; every field has a default. */
 export interface SimulationOptions {
@@ -36,6 +39,17 @@ export interface SimulationOptions {
   readonly scheduler?: SchedulerLike;
   /** Record Events (Scheduled, FailedScheduling, Started, NodeNotReady, Completed); default true. */
   readonly events?: boolean;
+  /**
+   * Pods to run for real (off by default): a pod whose every container image matches one of
+   * these patterns runs each container as a local process of the mapped executable, with a
+   * pod's environment, probes, restarts, SIGTERM on delete and `kubectl logs`; either
+   * `'IMAGE-PATTERN=PATH,...'` (`*` matches anything; paths relative to the working
+   * directory) or the parsed list. Needs the server's `tls` (in-cluster clients speak HTTPS).
+   * Other pods stay simulated.
+   */
+  readonly runImages?: string | readonly ImageMapping[];
+  /** First restart back-off of a process that exited (doubling, up to 60 s); default 1,000 ms. */
+  readonly processBackoffMs?: number;
 }
 
 /** A running simulation. */
@@ -48,8 +62,16 @@ export interface Simulation {
   readonly failNode: (name: string) => void;
   /** Marks a simulated node Ready again: pending pods may be scheduled on it. */
   readonly restoreNode: (name: string) => void;
-  /** Cancels pending timers and stops reacting to events. */
-  readonly close: () => void;
+  /** The log of a pod's container run as a process (`previous`: the instance before). */
+  readonly containerLog: (
+    uid: string,
+    container: string,
+    previous: boolean,
+  ) => ContainerLog | undefined;
+  /** Whether a pod runs as processes. */
+  readonly runsProcesses: (uid: string) => boolean;
+  /** Cancels pending timers, kills processes, stops reacting to events. */
+  readonly close: () => Promise<void>;
 }
 
 /**
@@ -66,7 +88,11 @@ export interface Simulation {
  * await server.close();
  * ```
  */
-export function installSimulation(ctx: ServerContext, options: SimulationOptions = {}): Simulation {
+export function installSimulation(
+  ctx: ServerContext,
+  options: SimulationOptions = {},
+  endpoint?: InClusterEndpoint,
+): Simulation {
   const event = (obj: KubeObject, note: EventNote) => {
     if (options.events ?? true) recordEvent(ctx, obj, note);
   };
@@ -85,7 +111,36 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     const n = indexOf.has(name) ? nodeObj(name) : undefined;
     return !!n && nodeReady(n);
   };
+  const images = typeof options.runImages === "string"
+    ? parseImageMap(options.runImages, Deno.cwd())
+    : { _tag: "Right" as const, right: options.runImages ?? [] };
+  if (images._tag === "Left") throw new Error(images.left);
+  if (images.right.length > 0 && !endpoint) {
+    throw new Error("Cannot run images as processes: the simulation has no API endpoint");
+  }
+  const processes = images.right.length > 0 && endpoint
+    ? createProcessKubelet({
+      images: images.right,
+      endpoint,
+      scheduler: options.scheduler ?? asyncScheduler,
+      now: ctx.now,
+      event,
+      backoffMs: options.processBackoffMs,
+      writeStatus: (pod, status) => {
+        const key = podKey(pod);
+        const current = podObj(key);
+        if (!current || current.metadata?.uid !== pod.metadata?.uid) return;
+        attempt(() =>
+          updateObject(ctx, podInfo, current.metadata?.namespace, current.metadata!.name!, {
+            ...current,
+            status: status(current),
+          }, { subresource: "status", unconditional: true, fieldManager: "kubelet" })
+        );
+      },
+    })
+    : undefined;
   const kubelet = createSimulatedKubelet(ctx, {
+    processes,
     nodeIndex: indexOf,
     hasKubelet,
     event,
@@ -187,10 +242,13 @@ export function installSimulation(ctx: ServerContext, options: SimulationOptions
     hasKubelet,
     failNode: (name) => setReady(name, false),
     restoreNode: (name) => setReady(name, true),
-    close: () => {
+    containerLog: (uid, container, previous) => processes?.log(uid, container, previous),
+    runsProcesses: (uid) => processes?.has(uid) ?? false,
+    close: async () => {
       closed = true;
       for (const u of unsubscribe) u();
       kubelet.close();
+      await processes?.close();
     },
   };
 }

@@ -92,7 +92,8 @@ const apps: Record<string, Defaulter> = {
     if (spec.volumeClaimTemplates !== undefined) {
       spec.volumeClaimTemplates = mapList(spec.volumeClaimTemplates, (claim) => {
         claim.spec = defaultClaimSpec(claim.spec);
-        claim.status = { phase: "Pending", ...rec(claim.status) };
+        const status = rec(claim.status);
+        claim.status = { ...status, phase: status.phase || "Pending" };
         return claim;
       });
     }

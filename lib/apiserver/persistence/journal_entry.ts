@@ -49,7 +49,8 @@ export type JournalEntry =
  * ```
  */
 export interface StorageJournal {
-  append(entry: JournalEntry): void;
+  /** `objectJson`: the put's object already serialized (saves serializing it again). */
+  append(entry: JournalEntry, objectJson?: string): void;
 }
 
 /** An object loaded from disk into the storage at start. */
@@ -61,5 +62,6 @@ export interface RestoredObject {
 
 /** Where persistence reports what it recovered from (e.g. a torn last record). */
 export interface PersistenceLogger {
+  /** Reports something recovered from, e.g. a torn last log record dropped at start. */
   warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
 }

@@ -25,6 +25,10 @@ export {
   type DataDirOptions,
   openDataDir,
 } from "./open_data_dir.ts";
+export { parseRepairAction, type RepairAction, repairDataDir } from "./repair_data_dir.ts";
+export { type DecodedWal, decodeWal } from "./decode_wal.ts";
+export { readWalHeader, SECTOR_BYTES, WAL_HEADER_BYTES, walFrame } from "./wal_frame.ts";
+export { WAL_SEGMENT_BYTES } from "./wal_file.ts";
 export type {
   JournalEntry,
   PersistenceLogger,

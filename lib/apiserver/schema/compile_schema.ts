@@ -41,7 +41,8 @@ function compileRef(ref: string, path: string, ctx: Context): CompiledNode | und
   // Registered before compiling so a recursive reference gets this same (filled-in) object.
   const node = {} as CompiledNode;
   ctx.refs.set(ref, node);
-  return Object.assign(node, compileNode(target, path, ctx));
+  const name = ref.slice(ref.lastIndexOf("/") + 1);
+  return Object.assign(node, compileNode(target, path, ctx), { ref: name });
 }
 
 const LIST_TYPES = new Set(["atomic", "set", "map"]);

@@ -40,4 +40,6 @@ export { applyDefaults } from "./apply_defaults.ts";
 export { validateObject } from "./validate_object.ts";
 export { isBlockingError } from "./is_blocking_error.ts";
 export { processCustomResource } from "./process_custom_resource.ts";
+export { goDecodeError, goTypeOf } from "./go_decode_error.ts";
+export { NAME_FORMATS, nameFormatErrors } from "./name_format_errors.ts";
 export type { FieldValidation, ProcessOptions, ProcessResult } from "./process_custom_resource.ts";

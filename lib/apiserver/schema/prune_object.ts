@@ -41,27 +41,59 @@ const dropsNull = (v: unknown, node: CompiledNode): boolean =>
   v === null && !node.nullable && !node.hasDefault;
 
 function pruneMetadata(meta: Obj, path: string, pruned: string[]): Obj {
+  let out: Obj | undefined;
+  for (const k of Object.keys(meta)) {
+    if (OBJECT_META_FIELDS.has(k)) {
+      if (out) out[k] = meta[k];
+      continue;
+    }
+    pruned.push(`${childPath(path, "metadata")}.${k}`);
+    out ??= copyUntil(meta, k);
+  }
+  return out ?? meta;
+}
+
+/** A copy of the entries of `x` that come before key `k`. */
+function copyUntil(x: Obj, k: string): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(meta)) {
-    if (OBJECT_META_FIELDS.has(k)) out[k] = v;
-    else pruned.push(`${childPath(path, "metadata")}.${k}`);
+  for (const key of Object.keys(x)) {
+    if (key === k) break;
+    out[key] = x[key];
   }
   return out;
 }
 
-/** Handles `apiVersion`, `kind`, `metadata` of a resource root; `true` if `k` was handled. */
-function keepResourceField(k: string, v: unknown, out: Obj, path: string, pruned: string[]) {
-  if ((k === "apiVersion" || k === "kind") && typeof v === "string") {
-    out[k] = v;
-    return true;
+const DROP = Symbol("drop");
+
+/** The pruned value of one entry of a map, or DROP. */
+function pruneEntry(
+  k: string,
+  v: unknown,
+  node: CompiledNode,
+  path: string,
+  resource: boolean,
+  pruned: string[],
+): unknown {
+  if (resource) {
+    if ((k === "apiVersion" || k === "kind") && typeof v === "string") return v;
+    if (k === "metadata" && isPlainObject(v)) return pruneMetadata(v, path, pruned);
   }
-  if (k === "metadata" && isPlainObject(v)) {
-    out[k] = pruneMetadata(v, path, pruned);
-    return true;
+  const additional = node.additionalProperties;
+  const prop = node.properties?.get(k) ??
+    (typeof additional === "object" ? additional : undefined);
+  if (prop) {
+    if (dropsNull(v, prop)) return DROP;
+    // Scalars have nothing to prune: no path string for each of them.
+    return v !== null && typeof v === "object"
+      ? prune(v, prop, childPath(path, k), false, pruned)
+      : v;
   }
-  return false;
+  if (node.preserveUnknownFields || additional === true) return v;
+  pruned.push(childPath(path, k));
+  return DROP;
 }
 
+/** Prunes a map; returns `x` itself when nothing in it changes (no copy). */
 function pruneMap(
   x: Obj,
   node: CompiledNode,
@@ -69,21 +101,14 @@ function pruneMap(
   resource: boolean,
   pruned: string[],
 ): Obj {
-  const out: Obj = {};
-  const additional = node.additionalProperties;
-  for (const [k, v] of Object.entries(x)) {
-    if (resource && keepResourceField(k, v, out, path, pruned)) continue;
-    const prop = node.properties?.get(k) ??
-      (typeof additional === "object" ? additional : undefined);
-    if (prop) {
-      if (!dropsNull(v, prop)) out[k] = prune(v, prop, childPath(path, k), false, pruned);
-    } else if (node.preserveUnknownFields || additional === true) {
-      out[k] = v;
-    } else {
-      pruned.push(childPath(path, k));
-    }
+  let out: Obj | undefined;
+  for (const k of Object.keys(x)) {
+    const v = x[k];
+    const next = pruneEntry(k, v, node, path, resource, pruned);
+    if (out === undefined && next !== v) out = copyUntil(x, k);
+    if (out !== undefined && next !== DROP) out[k] = next;
   }
-  return out;
+  return out ?? x;
 }
 
 function prune(

@@ -75,6 +75,11 @@ export interface CompiledNode {
   readonly intOrString: boolean;
   readonly listType?: "atomic" | "set" | "map";
   readonly listMapKeys?: readonly string[];
+  /**
+   * The component a resolved `$ref` named (e.g. `io.k8s.api.core.v1.Container`), for
+   * built-in schemas; absent for inline schemas.
+   */
+  readonly ref?: string;
   /** CEL rules on this node (not evaluated by this engine). */
   readonly validations?: readonly ValidationRule[];
 }

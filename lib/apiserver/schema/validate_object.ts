@@ -17,6 +17,7 @@ import {
 } from "./_field_errors.ts";
 import { validateNumber, validateString } from "./_validate_scalar.ts";
 import type { CompiledNode, CompiledSchema } from "./types.ts";
+import { isPlainScalar } from "./_plain_scalar.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -158,14 +159,14 @@ function validateMap(x: Obj, node: CompiledNode, path: string, errs: FieldError[
   for (const k of Object.keys(x)) {
     const prop = props?.get(k);
     if (prop) {
-      validateNode(x[k], prop, childPath(path, k), errs, false);
+      if (!isPlainScalar(x[k], prop)) validateNode(x[k], prop, childPath(path, k), errs, false);
     } else if (additional === undefined || additional === true) {
       continue;
     } else if (root && RESOURCE_FIELDS.has(k)) {
       continue;
     } else if (additional === false) {
       errs.push(fieldInvalid(path, k, `${childPath(path, k)} in body is a forbidden property`));
-    } else {
+    } else if (!isPlainScalar(x[k], additional)) {
       validateNode(x[k], additional, `${path}[${k}]`, errs, false);
     }
   }

@@ -6,7 +6,11 @@
 import { E, type Either } from "../../deps.ts";
 import type { ConfigError } from "./config_error.ts";
 import { encodeBase64 } from "./_fields.ts";
-import { type ExecCredential, runExecCredential } from "./exec_credential.ts";
+import {
+  DEFAULT_EXEC_TIMEOUT_MS,
+  type ExecCredential,
+  runExecCredential,
+} from "./exec_credential.ts";
 import { type RunCommand, runCommand } from "./run_command.ts";
 import type { Secret } from "./secret.ts";
 import { tokenFileSource } from "./_token_file.ts";
@@ -38,6 +42,8 @@ export interface AuthProviderOptions {
   readonly runCommand?: RunCommand;
   /** How often a token file is checked for changes; default 5000 ms. */
   readonly tokenFileCheckMs?: number;
+  /** An exec plugin still running after this long is killed (the request fails); 30,000. */
+  readonly execTimeoutMs?: number;
 }
 
 /**
@@ -101,7 +107,13 @@ export function createAuthProvider(auth: Auth, options: AuthProviderOptions = {}
       return fromHeaders(get, () => source.invalidate());
     }
     case "exec":
-      return execProvider(auth, now, options.runCommand ?? runCommand, fromHeaders);
+      return execProvider(
+        auth,
+        now,
+        options.runCommand ?? runCommand,
+        fromHeaders,
+        options.execTimeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS,
+      );
     default: {
       const unknown: never = auth;
       throw new Error(`createAuthProvider: unknown auth type ${JSON.stringify(unknown)}`);
@@ -118,6 +130,7 @@ function execProvider(
     get: () => Promise<Either<ConfigError, Credentials>>,
     invalidate: () => void,
   ) => AuthProvider,
+  timeoutMs: number,
 ): AuthProvider {
   let cached: ExecCredential | undefined;
   let inFlight: Promise<Either<ConfigError, ExecCredential>> | undefined;
@@ -129,9 +142,11 @@ function execProvider(
     if (fresh(cached)) {
       c = cached;
     } else {
-      inFlight ??= runExecCredential(auth.exec, auth.cluster, run, known()).finally(() => {
-        inFlight = undefined;
-      });
+      inFlight ??= runExecCredential(auth.exec, auth.cluster, run, known(), timeoutMs).finally(
+        () => {
+          inFlight = undefined;
+        },
+      );
       const result = await inFlight;
       if (E.isLeft(result)) return result;
       c = cached = result.right;

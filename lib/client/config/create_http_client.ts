@@ -82,6 +82,26 @@ export function createHttpClient(
   const custom = tls.caData !== undefined || tls.certData !== undefined ||
     options.proxyUrl !== undefined;
   if (!custom) return E.right(undefined);
+  // Each piece alone first, so an error names the one that is wrong.
+  if (tls.caData !== undefined) {
+    const e = probe({ caCerts: [tls.caData] });
+    if (e) return E.left(tlsInvalid("certificate-authority", e));
+  }
+  if (tls.certData !== undefined && tls.keyData !== undefined) {
+    const key = tls.keyData.reveal();
+    if (!/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(key)) {
+      return E.left(tlsInvalid("client-key", "holds no PEM private key"));
+    }
+    const e = probe({ cert: tls.certData, key });
+    // Deno's messages ("No keys found in key data", "KeyMismatch") do not echo the key.
+    if (e) {
+      const field = /mismatch/i.test(e) || /private key|key data/i.test(e)
+        ? "client-key"
+        : "client-certificate";
+      const detail = /mismatch/i.test(e) ? `does not match the client certificate (${e})` : e;
+      return E.left(tlsInvalid(field, detail));
+    }
+  }
   try {
     return E.right(Deno.createHttpClient({
       ...(tls.caData !== undefined ? { caCerts: [tls.caData] } : {}),
@@ -91,8 +111,18 @@ export function createHttpClient(
       ...(options.proxyUrl !== undefined ? { proxy: { url: options.proxyUrl } } : {}),
     }));
   } catch (e) {
-    // Deno's messages ("No keys found in key data", "KeyMismatch") do not echo the key.
-    return E.left(tlsInvalid("client-certificate", e instanceof Error ? e.message : String(e)));
+    const field = options.proxyUrl !== undefined ? "proxy-url" : "client-certificate";
+    return E.left(tlsInvalid(field, e instanceof Error ? e.message : String(e)));
+  }
+}
+
+/** The error creating a client with these options alone, if any. */
+function probe(options: Parameters<typeof Deno.createHttpClient>[0]): string | undefined {
+  try {
+    Deno.createHttpClient(options).close();
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
   }
 }
 

@@ -22,6 +22,9 @@ export interface ExecCredential {
 
 const stderrLimit = 500;
 
+/** How long a plugin may run before it is killed and the request fails; 30 s. */
+export const DEFAULT_EXEC_TIMEOUT_MS = 30_000;
+
 /**
  * Runs an exec credential plugin once and decodes its output.
  *
@@ -29,6 +32,7 @@ const stderrLimit = 500;
  * cluster when `provideClusterInfo`), requires `kind: ExecCredential` with the configured
  * `apiVersion`, and a `status.token` or a `clientCertificateData`/`clientKeyData` pair.
  * Failures name the plugin command and carry its stderr (truncated); stdout is never echoed.
+ * A plugin still running after `timeoutMs` (default 30 s) is killed and is a failure.
  *
  * @example
  * ```ts
@@ -47,6 +51,7 @@ export async function runExecCredential(
   cluster: ExecClusterInfo | undefined,
   run: RunCommand,
   redact: readonly string[] = [],
+  timeoutMs = DEFAULT_EXEC_TIMEOUT_MS,
 ): Promise<Either<ConfigError, ExecCredential>> {
   const fail = (detail: string, exitCode?: number): Either<ConfigError, never> =>
     E.left({
@@ -63,7 +68,7 @@ export async function runExecCredential(
   env.KUBERNETES_EXEC_INFO = JSON.stringify(execInfo(exec, cluster));
   let result;
   try {
-    result = await run({ command: exec.command, args: exec.args, env });
+    result = await run({ command: exec.command, args: exec.args, env, timeoutMs });
   } catch (e) {
     const reason = e instanceof Deno.errors.NotFound
       ? "command not found"
@@ -73,6 +78,9 @@ export async function runExecCredential(
       ? e.message
       : String(e);
     return fail(`cannot run: ${reason}${exec.installHint ? `\n${exec.installHint}` : ""}`);
+  }
+  if (result.timedOut) {
+    return fail(`did not finish within ${timeoutMs} ms; killed it: ${clip(result.stderr, redact)}`);
   }
   if (result.code !== 0) {
     return fail(`exit code ${result.code}: ${clip(result.stderr, redact)}`, result.code);

@@ -20,18 +20,33 @@ import type { ClientConfig } from "./types.ts";
  */
 export const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
+/**
+ * The environment variable that moves the service-account directory (`token`, `ca.crt`,
+ * `namespace`) elsewhere, e.g. for a pod the embedded cluster runs as a local process.
+ *
+ * @example
+ * ```ts
+ * import { SERVICE_ACCOUNT_DIR_ENV } from "../../../mod.ts";
+ * SERVICE_ACCOUNT_DIR_ENV; // "KUBEFOLD_SERVICE_ACCOUNT_DIR"
+ * ```
+ */
+export const SERVICE_ACCOUNT_DIR_ENV = "KUBEFOLD_SERVICE_ACCOUNT_DIR";
+
 /** Options of {@link loadInClusterConfig}. */
 export interface InClusterOptions {
   /** File-system root the service-account directory is under (tests); default `/`. */
   readonly root?: string;
-  /** Environment to read `KUBERNETES_SERVICE_HOST`/`_PORT` from; default the process's. */
+  /** Environment to read `KUBERNETES_SERVICE_HOST`/`_PORT` (and
+   * `KUBEFOLD_SERVICE_ACCOUNT_DIR`) from; default the process's. */
   readonly env?: Record<string, string | undefined>;
 }
 
 /**
  * Builds the client configuration of a pod: server `https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT`
  * (IPv6 hosts bracketed), the service-account `token` as a re-read token file, `ca.crt` as the
- * CA, and the `namespace` file as default namespace (`default` if absent).
+ * CA, and the `namespace` file as default namespace (`default` if absent). The files are read
+ * from `/var/run/secrets/kubernetes.io/serviceaccount`, or from the directory
+ * `KUBEFOLD_SERVICE_ACCOUNT_DIR` names when it is set (the embedded cluster's pods).
  *
  * Like client-go's `rest.InClusterConfig()` plus the namespace lookup of its kubeconfig
  * loader, but a missing or unreadable `ca.crt` is an error (client-go only logs it).
@@ -59,7 +74,7 @@ export async function loadInClusterConfig(
         "KUBERNETES_SERVICE_PORT must be defined",
     });
   }
-  const dir = join(options.root ?? "/", serviceAccountDir);
+  const dir = env[SERVICE_ACCOUNT_DIR_ENV] || join(options.root ?? "/", serviceAccountDir);
   const tokenPath = join(dir, "token");
   const token = await read(tokenPath, "token");
   if (E.isLeft(token)) return token;

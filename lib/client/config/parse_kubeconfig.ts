@@ -41,6 +41,20 @@ const interactiveModes = ["Never", "IfAvailable", "Always"] as const;
  * ```
  */
 export function parseKubeconfig(text: string, source: string): Either<ConfigError, Kubeconfig> {
+  try {
+    return parse(text, source);
+  } catch (e) {
+    // Alias bombs, nesting deeper than the stack: never a throw, always the file's name.
+    const reason = e instanceof RangeError
+      ? "nested too deeply"
+      : e instanceof Error
+      ? e.message.split("\n")[0]
+      : String(e);
+    return E.left({ type: "Parse", message: `${source}: invalid YAML: ${reason}`, source });
+  }
+}
+
+function parse(text: string, source: string): Either<ConfigError, Kubeconfig> {
   const doc = YAML.parseDocument(text, { version: "1.1", uniqueKeys: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0];

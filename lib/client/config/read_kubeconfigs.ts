@@ -9,6 +9,9 @@ import { mergeKubeconfigs } from "./merge_kubeconfigs.ts";
 import { parseKubeconfig } from "./parse_kubeconfig.ts";
 import type { Kubeconfig } from "./types.ts";
 
+/** Largest kubeconfig file read (16 MiB): a bigger one is an error, not a stalled parse. */
+export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+
 /** Which kubeconfig files to read (see {@link kubeconfigPaths}). */
 export interface KubeconfigSourceOptions {
   /** One explicit file (like `kubectl --kubeconfig`); it must exist. Wins over `KUBECONFIG`. */
@@ -59,6 +62,17 @@ export async function readKubeconfigs(
   for (const { path, mustExist } of paths) {
     let text: string;
     try {
+      const size = (await Deno.stat(path)).size;
+      if (size > MAX_KUBECONFIG_BYTES) {
+        return E.left({
+          type: "Read",
+          message: `kubeconfig: cannot read "${path}": it is ${size} bytes; ` +
+            `a kubeconfig may be at most ${MAX_KUBECONFIG_BYTES} bytes`,
+          path,
+          field: "kubeconfig",
+          cause: "too large",
+        });
+      }
       text = await Deno.readTextFile(path);
     } catch (e) {
       if (!mustExist && e instanceof Deno.errors.NotFound) continue;

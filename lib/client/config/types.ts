@@ -45,12 +45,19 @@ export interface ClusterInfo {
  * ```
  */
 export interface ExecConfig {
+  /** `client.authentication.k8s.io` version the plugin speaks. */
   readonly apiVersion: string;
+  /** The plugin's executable. */
   readonly command: string;
+  /** Its arguments. */
   readonly args: readonly string[];
+  /** Extra environment variables. */
   readonly env: readonly { readonly name: string; readonly value: string }[];
+  /** Whether the plugin may prompt the user. */
   readonly interactiveMode: "Never" | "IfAvailable" | "Always";
+  /** Whether to pass the cluster's details in `KUBERNETES_EXEC_INFO`. */
   readonly provideClusterInfo: boolean;
+  /** Printed when the executable is not found. */
   readonly installHint?: string;
 }
 
@@ -121,9 +128,13 @@ export interface Kubeconfig {
 
 /** Cluster details an exec plugin may receive (`provideClusterInfo: true`). */
 export interface ExecClusterInfo {
+  /** The server's URL. */
   readonly server: string;
+  /** The CA bundle (base64 PEM), when given. */
   readonly caData?: string;
+  /** The name to verify the server certificate against. */
   readonly tlsServerName?: string;
+  /** Whether the server certificate is not verified. */
   readonly insecureSkipTlsVerify: boolean;
 }
 
@@ -166,6 +177,7 @@ export interface TlsConfig {
   readonly certData?: string;
   /** PEM client private key (mTLS). */
   readonly keyData?: Secret;
+  /** Skip verifying the server certificate (kubeconfig `insecure-skip-tls-verify`). */
   readonly insecureSkipVerify: boolean;
   /** Name to verify the server certificate against instead of the URL's host. */
   readonly serverName?: string;
@@ -188,7 +200,9 @@ export interface ClientConfig {
   readonly server: string;
   /** Default namespace (`default` unless the context or pod says otherwise). */
   readonly namespace: string;
+  /** TLS settings: CA, client certificate, server name. */
   readonly tls: TlsConfig;
+  /** How requests authenticate. */
   readonly auth: Auth;
   /** `proxy-url` of the cluster, if any. */
   readonly proxyUrl?: string;

@@ -38,3 +38,16 @@ Deno.test("parseCliArgs() refuses --token without --tls, saying to add --tls", (
   assert.match(!r.ok ? r.error : "", /^--token needs --tls: .* add --tls/);
   assert.equal(parseCliArgs(["--token", "t", "--tls"]).ok, true);
 });
+
+Deno.test("parseCliArgs() reads --repair-wal (a byte offset or snapshot) and needs --data-dir", () => {
+  const r = parseCliArgs(["--data-dir", "/d", "--repair-wal=1389"]);
+  assert.deepEqual(r.ok && r.args.repairWal, { type: "truncate", offset: 1389 });
+  const s = parseCliArgs(["--data-dir", "/d", "--repair-wal", "snapshot"]);
+  assert.deepEqual(s.ok && s.args.repairWal, { type: "snapshot" });
+  assert.deepEqual(parseCliArgs(["--repair-wal=1"]), {
+    ok: false,
+    error: "--repair-wal: needs --data-dir",
+  });
+  const bad = parseCliArgs(["--data-dir", "/d", "--repair-wal=-3"]);
+  assert.match(!bad.ok ? bad.error : "", /--repair-wal: expected a byte offset or "snapshot"/);
+});

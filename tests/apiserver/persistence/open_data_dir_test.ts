@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { type DataDir, openDataDir } from "../../../lib/apiserver/persistence/open_data_dir.ts";
 import type { JournalEntry } from "../../../lib/apiserver/persistence/journal_entry.ts";
+import { recordRanges, tearLastRecordOf } from "./_wal_damage.ts";
 
 function open(dir: string, opts: Parameters<typeof openDataDir>[1] = {}): DataDir {
   const o = openDataDir(dir, opts);
@@ -43,45 +44,50 @@ Deno.test("openDataDir() refuses a directory another open holds", async () => {
   open(dir).close();
 });
 
-Deno.test("a torn last record is dropped with a warning and cut off so later writes survive", async () => {
+Deno.test("a torn last record is dropped with a warning, its rv skipped, and later writes survive", async () => {
   const dir = await Deno.makeTempDir();
   const a = open(dir);
   a.journal.append(put(2, "default/a"));
-  a.journal.append(put(3, "default/b", "x".repeat(100)));
+  a.journal.append(put(3, "default/b", "x".repeat(1000)));
   a.close();
-  const wal = `${dir}/wal.log`;
-  const size = (await Deno.stat(wal)).size;
-  await Deno.truncate(wal, size - 20);
+  await tearLastRecordOf(`${dir}/wal.log`);
   const warnings: unknown[] = [];
   const b = open(dir, {
     logger: { warn: (msg, fields) => void warnings.push({ msg, ...fields }) },
   });
   assert.deepEqual(keysOf(b), ["/configmaps|default/a"]);
-  assert.equal(b.rv, 2);
+  assert.equal(b.rv, 3, "the rv the torn write took is never handed out again");
   assert.equal(warnings.length, 1);
-  assert.match(JSON.stringify(warnings[0]), /torn last record.*"reason":"missing newline"/);
-  b.journal.append(put(3, "default/c"));
+  assert.match(JSON.stringify(warnings[0]), /torn last record.*"reason":"zero-filled sector"/);
+  b.journal.append(put(4, "default/c"));
   b.close();
   const c = open(dir, { logger: { warn: (msg) => void warnings.push(msg) } });
   assert.deepEqual(keysOf(c), ["/configmaps|default/a", "/configmaps|default/c"]);
+  assert.equal(c.rv, 4);
   assert.equal(warnings.length, 1);
   c.close();
 });
 
-Deno.test("damage before the last record is refused with the file and offset named", async () => {
+Deno.test("damage to any acknowledged record, the last one too, is refused with the offset and the repair command", async () => {
   const dir = await Deno.makeTempDir();
   const a = open(dir);
   a.journal.append(put(2, "default/a"));
   a.journal.append(put(3, "default/b"));
   a.close();
-  const bytes = await Deno.readFile(`${dir}/wal.log`);
-  bytes[20] ^= 0x01;
-  await Deno.writeFile(`${dir}/wal.log`, bytes);
-  const b = openDataDir(dir);
-  assert.equal(b._tag, "Left");
-  if (b._tag !== "Left") return;
-  assert.equal(b.left.type, "corrupt");
-  assert.match(b.left.message, /wal\.log: damaged record at byte 0 \(checksum mismatch\)/);
+  const good = await Deno.readFile(`${dir}/wal.log`);
+  const [, first, last] = recordRanges(good);
+  for (const at of [first.start + 3, last.start + 40, last.end - 1]) {
+    const bytes = good.slice();
+    bytes[at] ^= 0x01;
+    await Deno.writeFile(`${dir}/wal.log`, bytes);
+    const b = openDataDir(dir);
+    assert.equal(b._tag, "Left", `a flip at byte ${at} was accepted`);
+    if (b._tag !== "Left") return;
+    assert.equal(b.left.type, "corrupt");
+    const offset = at < last.start ? first.start : last.start;
+    assert.match(b.left.message, new RegExp(`wal\\.log: damaged at byte ${offset} \\(`));
+    assert.match(b.left.message, new RegExp(`--data-dir ${dir} --repair-wal=${offset}`));
+  }
 });
 
 Deno.test("compaction keeps the same state through any sequence of writes and reopens", async () => {
@@ -136,8 +142,8 @@ Deno.test("compaction bounds the log and a crash before the log is emptied loses
   const stats = d.stats();
   assert.ok(stats.compactions > 0, JSON.stringify(stats));
   assert.ok(stats.walBytes < 2000 + 200, JSON.stringify(stats));
-  // Simulate a crash between the snapshot's rename and the log's truncation: the log still
-  // holds records the snapshot already contains.
+  // Simulate a crash between the snapshot's rename and the new log's: the log still holds
+  // records the snapshot already contains.
   const walBefore = await Deno.readFile(`${dir}/wal.log`);
   d.compact();
   d.close();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type ApiServerOptions, startApiServer } from "../../../lib/apiserver/mod.ts";
 import { widgetCrd } from "../_api.ts";
+import { tearLastRecordOf } from "./_wal_damage.ts";
 
 async function call(url: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -116,10 +117,9 @@ Deno.test("startApiServer() warns through the logger when it drops a torn last r
   const dataDir = await Deno.makeTempDir();
   let s = await startApiServer({ dataDir });
   await call(s.url, "POST", "/api/v1/namespaces/default/configmaps", cm("a", "1"));
-  await call(s.url, "POST", "/api/v1/namespaces/default/configmaps", cm("b", "1"));
+  await call(s.url, "POST", "/api/v1/namespaces/default/configmaps", cm("b", "1".repeat(1500)));
   await s.close();
-  const size = (await Deno.stat(`${dataDir}/wal.log`)).size;
-  await Deno.truncate(`${dataDir}/wal.log`, size - 7);
+  await tearLastRecordOf(`${dataDir}/wal.log`);
   const warnings: string[] = [];
   s = await startApiServer({ dataDir, logger: { warn: (m) => void warnings.push(m) } });
   try {

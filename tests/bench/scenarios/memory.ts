@@ -1,8 +1,9 @@
 /**
  * Scenario 4, memory at scale, in two processes: a server process holding N pods (each with
  * two managedFields entries, as a real pod has), and a manager process whose heap is measured
- * after a full GC before it starts and after its informers synced; run once without and once
- * with the managedFields-stripping transform. The baseline is the pods' JSON size.
+ * after a full GC before it starts and after its informers synced; run without and with the
+ * managedFields-stripping transform, and with the pods owned metadata-only. The baseline is
+ * the pods' JSON size.
  *
  * @module
  */
@@ -38,7 +39,7 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text.split("\n")[0];
 }
 
-async function measure(url: string, strip: boolean): Promise<Measured> {
+async function measure(url: string, mode: "full" | "strip" | "metadata"): Promise<Measured> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -46,12 +47,12 @@ async function measure(url: string, strip: boolean): Promise<Measured> {
       "--v8-flags=--expose-gc,--max-old-space-size=8192",
       managerScript,
       url,
-      ...(strip ? ["--strip"] : []),
+      ...(mode === "full" ? [] : [`--${mode}`]),
     ],
     stdout: "piped",
     stderr: "inherit",
   }).output();
-  if (!out.success) throw new Error(`Cannot measure the manager's heap (strip=${strip})`);
+  if (!out.success) throw new Error(`Cannot measure the manager's heap (${mode})`);
   return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
 }
 
@@ -68,11 +69,12 @@ export async function memoryScenario(sizes: Sizes): Promise<Row[]> {
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  let seeded: Seeded, full: Measured, stripped: Measured;
+  let seeded: Seeded, full: Measured, stripped: Measured, metadata: Measured;
   try {
     seeded = JSON.parse(await firstLine(server.stdout));
-    full = await measure(seeded.url, false);
-    stripped = await measure(seeded.url, true);
+    full = await measure(seeded.url, "full");
+    stripped = await measure(seeded.url, "strip");
+    metadata = await measure(seeded.url, "metadata");
   } finally {
     server.kill("SIGTERM");
     await server.status;
@@ -101,5 +103,6 @@ export async function memoryScenario(sizes: Sizes): Promise<Row[]> {
     },
     row("no transform", full, 1.6),
     row("stripManagedFields", stripped, 1.1),
+    row("metadata-only (PartialObjectMetadata)", metadata, 0.8),
   ];
 }

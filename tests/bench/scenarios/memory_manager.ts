@@ -2,13 +2,15 @@
  * The manager process of scenario 4: a manager running the PodSet controller (which caches
  * every pod as an owned resource) against the server at `url`; the heap is measured after a
  * full GC before the manager starts and after every informer synced. Prints one JSON line:
- * `{ objects, heapBefore, heapAfter, syncMs }`. Needs `--v8-flags=--expose-gc`.
+ * `{ objects, heapBefore, heapAfter, syncMs }`. Needs `--v8-flags=--expose-gc`. With
+ * `--metadata` the pods are owned metadata-only (`PartialObjectMetadata`), as by a controller
+ * that reads its children only by their metadata.
  *
- *   deno run -A --v8-flags=--expose-gc tests/bench/scenarios/memory_manager.ts URL [--strip]
+ *   deno run -A --v8-flags=--expose-gc tests/bench/scenarios/memory_manager.ts URL [--strip | --metadata]
  *
  * @module
  */
-import { createClient, startManager, stripManagedFields } from "../../../mod.ts";
+import { controller, createClient, E, startManager, stripManagedFields } from "../../../mod.ts";
 import { podSetController } from "../../../controllers/podset/mod.ts";
 import { BENCH_RATE_LIMIT } from "./_harness.ts";
 
@@ -23,6 +25,14 @@ const heapUsed = async () => {
 
 const [url] = Deno.args;
 const strip = Deno.args.includes("--strip");
+const metadataOnly = Deno.args.includes("--metadata");
+// Owns the pods metadata-only; reconciles nothing (only the caching is measured).
+const metadataController = controller({
+  name: "podset-metadata",
+  for: podSetController.for,
+  owns: [{ apiVersion: "v1", kind: "Pod", metadataOnly: true }],
+  reconcile: () => E.right({ ops: [] }),
+});
 const client = createClient({
   server: url,
   namespace: "default",
@@ -35,7 +45,7 @@ const heapBefore = await heapUsed();
 const t0 = performance.now();
 const manager = await startManager({
   client,
-  controllers: [podSetController],
+  controllers: [metadataOnly ? metadataController : podSetController],
   ...(strip ? { defaultTransform: stripManagedFields } : {}),
 });
 await manager.ready;

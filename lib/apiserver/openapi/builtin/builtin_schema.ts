@@ -8,6 +8,7 @@ import { compileSchema } from "../../schema/compile_schema.ts";
 import type { CompiledSchema, SchemaProps } from "../../schema/types.ts";
 import { refPrefix } from "../schema_builder.ts";
 import { builtinKindName, isLoaded, loadedSchema, loadForNames } from "./load_packages.ts";
+import { withNameFormats } from "./name_formats.ts";
 
 /** What {@link lookupBuiltinSchema} knows right now about a kind. */
 export type BuiltinSchemaLookup =
@@ -24,10 +25,11 @@ const apiVersionOf = (group: string, version: string) => group ? `${group}/${ver
 function compileLoaded(name: string): CompiledSchema {
   let c = compiled.get(name);
   if (!c) {
-    const resolveRef = (ref: string) =>
-      ref.startsWith(refPrefix)
-        ? loadedSchema(ref.slice(refPrefix.length)) as SchemaProps | undefined
-        : undefined;
+    const resolveRef = (ref: string) => {
+      const target = ref.startsWith(refPrefix) ? ref.slice(refPrefix.length) : undefined;
+      const schema = target ? loadedSchema(target) as SchemaProps | undefined : undefined;
+      return schema && withNameFormats(target!, schema);
+    };
     c = compileSchema(loadedSchema(name) as SchemaProps, { resolveRef });
     compiled.set(name, c);
   }

@@ -1,0 +1,378 @@
+/**
+ * Internal: the embedded kubelet's process mode. A pod whose every container image is mapped
+ * to a local executable runs for real: each container is a child process with the
+ * environment a pod gets (service variables, service-account files, downward API), HTTP
+ * liveness and readiness probes, restarts with back-off, SIGTERM and the grace period on
+ * deletion, and its stdout/stderr kept for `kubectl logs`.
+ *
+ * @module
+ */
+import type { SchedulerLike } from "../../deps.ts";
+import type { KubeObject } from "../../core/object.ts";
+import { isPlainObject } from "../../core/object.ts";
+import type { EventNote } from "./record_event.ts";
+import { KeyedTimers } from "./_keyed_timers.ts";
+import { executableFor, type ImageMapping } from "./image_map.ts";
+import { containerCommand } from "./container_command.ts";
+import type { ContainerLog } from "./container_logs.ts";
+import { inheritedEnv, podSandboxes, type StartedProcess, startProcess } from "./_pod_sandbox.ts";
+import {
+  type ContainerRunState,
+  type ContainerState,
+  processPodStatus,
+} from "./process_pod_status.ts";
+import {
+  probeOnce,
+  type ProbeSpec,
+  probeSpecOf,
+  type ProbeState,
+  probeStep,
+} from "./http_probe.ts";
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
+
+/** How processes reach the API server and prove who they are. */
+export interface InClusterEndpoint {
+  /** `KUBERNETES_SERVICE_HOST` and `_PORT`. */
+  readonly host: () => { readonly host: string; readonly port: string };
+  /** PEM of the server's CA (`ca.crt`). */
+  readonly caCert?: string;
+  /** A token of the pod's service account, bound to the pod (its `token` file). */
+  readonly token: (pod: KubeObject) => Promise<string | undefined>;
+}
+
+/** What the process kubelet needs. */
+export interface ProcessKubeletOptions {
+  readonly images: readonly ImageMapping[];
+  readonly endpoint: InClusterEndpoint;
+  readonly scheduler: SchedulerLike;
+  readonly now: () => number;
+  readonly event: (pod: KubeObject, note: EventNote) => void;
+  /** Writes the status of `pod` (dropped when it is gone or its name has a new uid). */
+  readonly writeStatus: (pod: KubeObject, status: (current: KubeObject) => Obj) => void;
+  /** First restart back-off, doubling per restart up to 60 s; default 1,000 ms. */
+  readonly backoffMs?: number;
+}
+
+interface Instance {
+  readonly process: Deno.ChildProcess;
+  readonly log: ContainerLog;
+  readonly startedAtMs: number;
+  probes: ProbeState;
+}
+
+interface Container {
+  readonly spec: Obj;
+  readonly name: string;
+  restartCount: number;
+  state: ContainerState;
+  last?: Extract<ContainerState, { type: "terminated" }>;
+  current?: Instance;
+  previousLog?: ContainerLog;
+  lastLog?: ContainerLog;
+}
+
+interface PodRun {
+  readonly uid: string;
+  readonly pod: KubeObject;
+  readonly dir: string;
+  readonly podIP: string;
+  readonly hostIP: string;
+  readonly startedAtMs: number;
+  readonly containers: Map<string, Container>;
+  stopping?: () => void;
+}
+
+/** The process kubelet. */
+export interface ProcessKubelet {
+  /** Whether every container image of `pod` is mapped (then it runs as processes). */
+  readonly runs: (pod: KubeObject) => boolean;
+  /** Starts the pod's containers. */
+  readonly start: (
+    pod: KubeObject,
+    at: { readonly podIP: string; readonly hostIP: string },
+  ) => void;
+  /** Whether the pod runs here. */
+  readonly has: (uid: string) => boolean;
+  /** SIGTERM, SIGKILL after `graceSeconds`; `then` once every process exited. */
+  readonly stop: (uid: string, graceSeconds: number, then: () => void) => void;
+  /** The log of a container (its current or last instance, or with `previous` the one before). */
+  readonly log: (uid: string, container: string, previous: boolean) => ContainerLog | undefined;
+  /** Kills every process and removes the pods' files. */
+  readonly close: () => Promise<void>;
+}
+
+/** Creates the process kubelet. */
+export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKubelet {
+  const pods = new Map<string, PodRun>();
+  const timers = new KeyedTimers(options.scheduler);
+  const exits = new Set<Promise<unknown>>();
+  const backoffMs = options.backoffMs ?? 1_000;
+  const sandboxes = podSandboxes();
+  const baseEnv = inheritedEnv();
+
+  const write = (run: PodRun) =>
+    options.writeStatus(run.pod, (pod) =>
+      processPodStatus(
+        pod,
+        [...run.containers.values()].map((c): ContainerRunState => ({
+          name: c.name,
+          image: String(c.spec.image ?? ""),
+          restartCount: c.restartCount,
+          state: c.state.type === "running" && c.current
+            ? { ...c.state, ready: c.current.probes.ready }
+            : c.state,
+          ...(c.last ? { last: c.last } : {}),
+        })),
+        {
+          podIP: run.podIP,
+          hostIP: run.hostIP,
+          startedAtMs: run.startedAtMs,
+          nowMs: options.now(),
+        },
+      ));
+
+  const note = (run: PodRun, c: Container, reason: string, message: string, warn = false) =>
+    options.event(run.pod, {
+      reason,
+      message,
+      component: "kubelet",
+      host: String(rec(run.pod.spec).nodeName ?? ""),
+      fieldPath: `spec.containers{${c.name}}`,
+      ...(warn ? { type: "Warning" as const } : {}),
+    });
+
+  function spawn(run: PodRun, c: Container, saDir: string): void {
+    const exe = executableFor(options.images, String(c.spec.image ?? ""))!;
+    const { host, port } = options.endpoint.host();
+    const cmd = containerCommand(run.pod, c.spec, exe, {
+      podIP: run.podIP,
+      hostIP: run.hostIP,
+      baseEnv: {
+        ...baseEnv,
+        HOSTNAME: run.pod.metadata?.name ?? "",
+        KUBERNETES_SERVICE_HOST: host,
+        KUBERNETES_SERVICE_PORT: port,
+        KUBERNETES_SERVICE_PORT_HTTPS: port,
+        KUBEFOLD_SERVICE_ACCOUNT_DIR: saDir,
+      },
+    });
+    let started: StartedProcess;
+    try {
+      started = startProcess(cmd, run.dir, options.now);
+    } catch (e) {
+      c.state = { type: "waiting", reason: "RunContainerError", message: String(e) };
+      note(run, c, "Failed", `Error: cannot run ${exe}: ${(e as Error).message}`, true);
+      write(run);
+      return;
+    }
+    const { process, log } = started;
+    const inst: Instance = {
+      process,
+      log,
+      startedAtMs: options.now(),
+      probes: { ready: !c.spec.readinessProbe, readyRun: 0, readyFailures: 0, liveFailures: 0 },
+    };
+    if (c.lastLog) c.previousLog = c.lastLog;
+    c.current = inst;
+    c.lastLog = log;
+    c.state = { type: "running", startedAtMs: inst.startedAtMs, ready: inst.probes.ready };
+    const done = started.exited.then((status) => exited(run, c, inst, status));
+    exits.add(done);
+    done.finally(() => exits.delete(done));
+    note(run, c, "Started", `Started container ${c.name} (${exe})`);
+    schedule(run, c, inst, "liveness");
+    schedule(run, c, inst, "readiness");
+  }
+
+  function schedule(
+    run: PodRun,
+    c: Container,
+    inst: Instance,
+    kind: "liveness" | "readiness",
+    first = true,
+  ) {
+    const spec = probeSpecOf(c.spec, kind === "liveness" ? "livenessProbe" : "readinessProbe");
+    if (!spec) return;
+    const delay = (first ? spec.initialDelaySeconds : spec.periodSeconds) * 1000;
+    timers.later(`${kind}/${run.uid}/${c.name}`, delay, () => void probe(run, c, inst, kind, spec));
+  }
+
+  async function probe(
+    run: PodRun,
+    c: Container,
+    inst: Instance,
+    kind: "liveness" | "readiness",
+    spec: ProbeSpec,
+  ) {
+    const result = await probeOnce(spec, run.podIP, c.spec);
+    if (c.current !== inst || run.stopping) return;
+    const was = inst.probes.ready;
+    const step = probeStep(inst.probes, kind, result.ok, spec);
+    inst.probes = step.state;
+    if (!result.ok) {
+      const which = kind === "liveness" ? "Liveness" : "Readiness";
+      note(run, c, "Unhealthy", `${which} probe failed: ${result.message}`, true);
+    }
+    if (was !== inst.probes.ready) write(run);
+    if (step.restart) {
+      note(run, c, "Killing", `Container ${c.name} failed liveness probe, will be restarted`);
+      return terminate(run, inst, graceOf(run.pod));
+    }
+    schedule(run, c, inst, kind, false);
+  }
+
+  const graceOf = (pod: KubeObject) => {
+    const g = rec(pod.spec).terminationGracePeriodSeconds;
+    return typeof g === "number" ? g : 30;
+  };
+
+  function terminate(run: PodRun, inst: Instance, graceSeconds: number): void {
+    try {
+      inst.process.kill("SIGTERM");
+    } catch { /* already gone */ }
+    timers.later(`kill/${run.uid}/${inst.process.pid}`, graceSeconds * 1000, () => {
+      try {
+        inst.process.kill("SIGKILL");
+      } catch { /* already gone */ }
+    });
+  }
+
+  function exited(run: PodRun, c: Container, inst: Instance, status: Deno.CommandStatus): void {
+    timers.cancel(`kill/${run.uid}/${inst.process.pid}`);
+    if (c.current !== inst || pods.get(run.uid) !== run) return;
+    c.current = undefined;
+    const code = status.code ?? (status.signal ? 128 : 1);
+    const ended: Extract<ContainerState, { type: "terminated" }> = {
+      type: "terminated",
+      exitCode: code,
+      reason: code === 0 ? "Completed" : "Error",
+      ...(status.signal
+        ? { signal: Deno.build.os === "windows" ? 0 : signalNumber(status.signal) }
+        : {}),
+      startedAtMs: inst.startedAtMs,
+      finishedAtMs: options.now(),
+    };
+    if (run.stopping) {
+      c.state = ended;
+      if ([...run.containers.values()].every((x) => !x.current)) run.stopping();
+      return;
+    }
+    const policy = String(rec(run.pod.spec).restartPolicy ?? "Always");
+    if (policy === "Never" || (policy === "OnFailure" && code === 0)) {
+      c.state = ended;
+      write(run);
+      return;
+    }
+    c.restartCount++;
+    c.last = ended;
+    c.state = {
+      type: "waiting",
+      reason: "CrashLoopBackOff",
+      message: `back-off restarting failed container ${c.name} in pod ${run.pod.metadata?.name}`,
+    };
+    write(run);
+    note(run, c, "BackOff", `Back-off restarting failed container ${c.name}`, true);
+    const wait = Math.min(backoffMs * 2 ** (c.restartCount - 1), 60_000);
+    timers.later(`restart/${run.uid}/${c.name}`, wait, () => {
+      if (pods.get(run.uid) !== run || run.stopping) return;
+      spawn(run, c, `${run.dir}/serviceaccount`);
+      write(run);
+    });
+  }
+
+  return {
+    runs: (pod) => {
+      const cs = list(rec(pod.spec).containers);
+      return cs.length > 0 &&
+        cs.every((c) => executableFor(options.images, String(c.image ?? "")) !== undefined);
+    },
+    has: (uid) => pods.has(uid),
+    start(pod, at) {
+      const uid = pod.metadata!.uid!;
+      if (pods.has(uid)) return;
+      const run: PodRun = {
+        uid,
+        pod,
+        dir: "",
+        podIP: at.podIP,
+        hostIP: at.hostIP,
+        startedAtMs: options.now(),
+        containers: new Map(
+          list(rec(pod.spec).containers).map((spec) => {
+            const name = String(spec.name ?? "");
+            return [name, {
+              spec,
+              name,
+              restartCount: 0,
+              state: { type: "waiting", reason: "ContainerCreating" },
+            }];
+          }),
+        ),
+      };
+      pods.set(uid, run);
+      write(run);
+      options.endpoint.token(pod).then((token) =>
+        sandboxes.create(pod, token, options.endpoint.caCert)
+      ).then((sa) => {
+        (run as { dir: string }).dir = sa.replace(/\/serviceaccount$/, "");
+        if (pods.get(uid) !== run || run.stopping) return;
+        for (const c of run.containers.values()) spawn(run, c, sa);
+        write(run);
+      }, (e) => {
+        for (const c of run.containers.values()) {
+          c.state = { type: "waiting", reason: "CreateContainerConfigError", message: String(e) };
+        }
+        write(run);
+      });
+    },
+    stop(uid, graceSeconds, then) {
+      const run = pods.get(uid);
+      if (!run) return then();
+      if (run.stopping) return;
+      const finish = () => {
+        pods.delete(uid);
+        for (const c of run.containers.values()) {
+          for (const k of ["liveness", "readiness", "restart"]) {
+            timers.cancel(`${k}/${uid}/${c.name}`);
+          }
+        }
+        if (run.dir) void sandboxes.remove(`${run.dir}/serviceaccount`);
+        then();
+      };
+      run.stopping = finish;
+      const live = [...run.containers.values()].filter((c) => c.current);
+      if (live.length === 0) return finish();
+      for (const c of live) {
+        note(run, c, "Killing", `Stopping container ${c.name}`);
+        terminate(run, c.current!, graceSeconds);
+      }
+    },
+    log(uid, container, previous) {
+      const c = pods.get(uid)?.containers.get(container);
+      if (!c) return undefined;
+      return previous ? c.previousLog : c.lastLog;
+    },
+    async close() {
+      timers.close();
+      for (const run of pods.values()) {
+        run.stopping = () => {};
+        for (const c of run.containers.values()) {
+          try {
+            c.current?.process.kill("SIGKILL");
+          } catch { /* gone */ }
+        }
+      }
+      await Promise.allSettled([...exits]);
+      pods.clear();
+      await sandboxes.close();
+    },
+  };
+}
+
+function signalNumber(signal: Deno.Signal): number {
+  const numbers: Partial<Record<Deno.Signal, number>> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2 };
+  return numbers[signal] ?? 0;
+}

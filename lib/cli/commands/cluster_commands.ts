@@ -1,0 +1,205 @@
+/**
+ * `kubefold install` / `uninstall` (the CRDs) and `deploy` / `undeploy` (everything in
+ * config/default) against the cluster of an explicit `--kubeconfig`.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { E, YAML } from "../../deps.ts";
+import type { KubeObject } from "../../core/object.ts";
+import type { Client } from "../../client/client_types.ts";
+import { connect } from "../../client/connect.ts";
+import { isNotFound } from "../../client/is_api_error.ts";
+import { generateManifests } from "../../manifests/generate_manifests.ts";
+import type { OperatorSpec } from "../../operator/operator_spec.ts";
+import type { CliIo, Command } from "../command.ts";
+import { loadOperator } from "../project.ts";
+
+const kindOf = (o: KubeObject) => ({ apiVersion: o.apiVersion ?? "", kind: o.kind ?? "" });
+
+const kindOrder = [
+  "Namespace",
+  "CustomResourceDefinition",
+  "ServiceAccount",
+  "ClusterRole",
+  "Role",
+  "ClusterRoleBinding",
+  "RoleBinding",
+];
+const rank = (o: KubeObject) => {
+  const i = kindOrder.indexOf(o.kind ?? "");
+  return i < 0 ? kindOrder.length : i;
+};
+
+/** Every object of an operator's manifests, in the order they are applied. */
+export function deployObjects(spec: OperatorSpec): KubeObject[] {
+  const files = generateManifests(spec);
+  if (E.isLeft(files)) throw new Error(files.left);
+  const objects: KubeObject[] = [];
+  for (const [path, text] of files.right) {
+    if (path.endsWith("kustomization.yaml")) continue;
+    for (const d of YAML.parseAllDocuments(text)) objects.push(d.toJS() as KubeObject);
+  }
+  return objects.sort((a, b) => rank(a) - rank(b));
+}
+
+const describe = (o: KubeObject) =>
+  `${o.kind?.toLowerCase()}/${o.metadata?.name}${
+    o.metadata?.namespace ? ` -n ${o.metadata.namespace}` : ""
+  }`;
+
+interface Target {
+  readonly client: Client;
+  readonly spec: OperatorSpec;
+  readonly timeoutMs: number;
+}
+
+async function target(
+  args: readonly string[],
+  io: CliIo,
+) {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      kubeconfig: { type: "string" },
+      context: { type: "string" },
+      dir: { type: "string" },
+      timeout: { type: "string" },
+      image: { type: "string" },
+    },
+  });
+  if (!values.kubeconfig) {
+    throw new Error(
+      "Cannot choose a cluster: --kubeconfig PATH is required (never picked up silently; " +
+        "deno task cluster --kubeconfig PATH serves an embedded one)",
+    );
+  }
+  const c = await connect({
+    kubeconfig: values.kubeconfig as string,
+    ...(values.context ? { context: values.context as string } : {}),
+  });
+  if (E.isLeft(c)) throw new Error(`Cannot use ${values.kubeconfig}: ${c.left.message}`);
+  const spec = await loadOperator(resolve(io.cwd, (values.dir as string | undefined) ?? "."));
+  const timeoutMs = Number(values.timeout ?? 120) * 1000;
+  return { t: { client: c.right, spec, timeoutMs } as Target, values };
+}
+
+async function applyAll(t: Target, objects: readonly KubeObject[], io: CliIo): Promise<void> {
+  for (const o of objects) {
+    const r = await t.client.apply(o, { fieldManager: "kubefold", force: true });
+    if (E.isLeft(r)) throw new Error(`Cannot apply ${describe(o)}: ${r.left.message}`);
+    io.out(`${describe(o)} applied`);
+  }
+}
+
+/** Deletes objects (last applied first) and waits until every one is gone. */
+async function deleteAll(t: Target, objects: readonly KubeObject[], io: CliIo): Promise<void> {
+  const reversed = [...objects].reverse();
+  for (const o of reversed) {
+    const r = await t.client.delete(kindOf(o), o.metadata!.name!, {
+      namespace: o.metadata?.namespace,
+      propagationPolicy: "Background",
+    });
+    if (E.isLeft(r) && !isNotFound(r.left)) {
+      throw new Error(`Cannot delete ${describe(o)}: ${r.left.message}`);
+    }
+    io.out(`${describe(o)} ${E.isLeft(r) ? "not found" : "deleted"}`);
+  }
+  const deadline = Date.now() + t.timeoutMs;
+  for (const o of reversed) {
+    while (true) {
+      const r = await t.client.get(kindOf(o), o.metadata!.name!, {
+        namespace: o.metadata?.namespace,
+      });
+      if (E.isLeft(r) && isNotFound(r.left)) break;
+      if (Date.now() > deadline) {
+        throw new Error(`Cannot delete ${describe(o)}: still there after --timeout`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const clusterFlags = `  --kubeconfig PATH   the cluster (required: never picked up silently)
+  --context NAME      a context of that kubeconfig
+  --dir DIR           the project (default: the current directory)
+  --timeout SECONDS   how long deletions may take (default 120)`;
+
+/** `kubefold install`. */
+export const installCommand: Command = {
+  name: "install",
+  summary: "install the CRDs into a cluster",
+  usage:
+    `Usage: kubefold install --kubeconfig PATH\n\nApplies the operator's CRDs (server-side apply).\n\n${clusterFlags}`,
+  async run(args, io) {
+    const { t } = await target(args, io);
+    await applyAll(
+      t,
+      deployObjects(t.spec).filter((o) => o.kind === "CustomResourceDefinition"),
+      io,
+    );
+    t.client.close();
+    return 0;
+  },
+};
+
+/** `kubefold uninstall`. */
+export const uninstallCommand: Command = {
+  name: "uninstall",
+  summary: "remove the CRDs (and every object of them) from a cluster",
+  usage:
+    `Usage: kubefold uninstall --kubeconfig PATH\n\nDeletes the operator's CRDs and waits until they are gone.\n\n${clusterFlags}`,
+  async run(args, io) {
+    const { t } = await target(args, io);
+    await deleteAll(
+      t,
+      deployObjects(t.spec).filter((o) => o.kind === "CustomResourceDefinition"),
+      io,
+    );
+    t.client.close();
+    return 0;
+  },
+};
+
+/** `kubefold deploy`. */
+export const deployCommand: Command = {
+  name: "deploy",
+  summary: "deploy the operator (CRDs, RBAC, manager) to a cluster",
+  usage: `Usage: kubefold deploy --kubeconfig PATH [--image IMAGE]
+
+Applies everything config/default holds — Namespace, CRDs, ServiceAccount, RBAC, the manager
+Deployment — generated from the code (the same as kubectl apply -k config/default).
+
+  --image IMAGE       the manager image (default: the operator's image)
+${clusterFlags}`,
+  async run(args, io) {
+    const { t, values } = await target(args, io);
+    const spec = values.image ? { ...t.spec, image: values.image } : t.spec;
+    await applyAll(t, deployObjects(spec), io);
+    t.client.close();
+    return 0;
+  },
+};
+
+/** `kubefold undeploy`. */
+export const undeployCommand: Command = {
+  name: "undeploy",
+  summary: "remove the operator (all but the CRDs) from a cluster",
+  usage: `Usage: kubefold undeploy --kubeconfig PATH
+
+Deletes the manager, its RBAC, ServiceAccount and Namespace (not the CRDs: kubefold uninstall)
+and waits until they are gone.
+
+${clusterFlags}`,
+  async run(args, io) {
+    const { t } = await target(args, io);
+    await deleteAll(
+      t,
+      deployObjects(t.spec).filter((o) => o.kind !== "CustomResourceDefinition"),
+      io,
+    );
+    t.client.close();
+    return 0;
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * `kubefold create api --group G --version V --kind K`: a new API with its controller.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Command } from "../command.ts";
+import { readProjectFile, rerunInProject, writeProjectFile } from "../project.ts";
+import { apiNames } from "../scaffold/api_names.ts";
+import { controllerFile, reconcileFile, typesFile } from "../scaffold/api_controller_files.ts";
+import { controllerTestFile, reconcileTestFile, sampleFile } from "../scaffold/api_test_files.ts";
+import { MARKERS } from "../scaffold/project_files.ts";
+
+/** Inserts `line` before `marker` (keeping the marker's indentation); throws when absent. */
+export function insertBefore(text: string, marker: string, line: string): string {
+  const i = text.indexOf(marker);
+  if (i < 0) throw new Error(`Cannot edit operator.ts: the marker "${marker}" is gone`);
+  const indent = /[ \t]*$/.exec(text.slice(0, i))![0];
+  return `${text.slice(0, i)}${line}\n${indent}${text.slice(i)}`;
+}
+
+/** `kubefold create api`. */
+export const createApiCommand: Command = {
+  name: "create api",
+  summary: "add an API (types, CRD, pure reconciler, controller, tests)",
+  usage: `Usage: kubefold create api --group GROUP --version VERSION --kind KIND [--dir DIR]
+
+Adds to the project in DIR (default: the current directory):
+  controllers/<kind>/types.ts       the schema (schema builder), types and CRD
+  controllers/<kind>/reconcile.ts   a pure reconciler: spec.replicas pods from spec.template
+  controllers/<kind>/controller.ts  the controller spec (for, owns, writes)
+  tests/<kind>/reconcile_test.ts    a fast-check property test of the reconciler
+  tests/<kind>/controller_test.ts   the whole controller on virtual time (createTestApi)
+  config/samples/...yaml            a sample object
+registers them in operator.ts and PROJECT, then runs kubefold manifests.`,
+  async run(args, io) {
+    const { values } = parseArgs({
+      args: [...args],
+      options: {
+        group: { type: "string" },
+        version: { type: "string" },
+        kind: { type: "string" },
+        dir: { type: "string" },
+      },
+    });
+    const dir = resolve(io.cwd, values.dir ?? ".");
+    for (const f of ["group", "version", "kind"] as const) {
+      if (!values[f]) throw new Error(`Cannot create API: --${f} is required`);
+    }
+    const project = await readProjectFile(dir);
+    const n = apiNames(
+      { group: values.group!, version: values.version!, kind: values.kind! },
+      project.domain,
+    );
+    if (project.resources.some((r) => r.kind === n.kind && r.group === n.group)) {
+      throw new Error(`Cannot create API: ${n.kind} (${n.fullGroup}) already exists`);
+    }
+    const files = new Map([
+      [`controllers/${n.lower}/types.ts`, typesFile(n)],
+      [`controllers/${n.lower}/reconcile.ts`, reconcileFile(n)],
+      [`controllers/${n.lower}/controller.ts`, controllerFile(n)],
+      [`tests/${n.lower}/reconcile_test.ts`, reconcileTestFile(n)],
+      [`tests/${n.lower}/controller_test.ts`, controllerTestFile(n)],
+      [`config/samples/${n.group}_${n.version}_${n.lower}.yaml`, sampleFile(n)],
+    ]);
+    for (const path of files.keys()) {
+      const exists = await Deno.stat(resolve(dir, path)).then(() => true, () => false);
+      if (exists) throw new Error(`Cannot create API: ${path} exists`);
+    }
+    let operator = await Deno.readTextFile(resolve(dir, "operator.ts"));
+    operator = insertBefore(
+      operator,
+      MARKERS.imports,
+      `import { ${n.camel}Controller, ${n.camel}Crd } from "./controllers/${n.lower}/controller.ts";`,
+    );
+    operator = insertBefore(operator, MARKERS.crds, `${n.camel}Crd,`);
+    operator = insertBefore(operator, MARKERS.controllers, `${n.camel}Controller,`);
+    for (const [path, text] of files) {
+      await Deno.mkdir(resolve(dir, path, ".."), { recursive: true });
+      await Deno.writeTextFile(resolve(dir, path), text);
+      io.out(`created ${path}`);
+    }
+    await Deno.writeTextFile(resolve(dir, "operator.ts"), operator);
+    await writeProjectFile(dir, {
+      ...project,
+      resources: [...project.resources, { group: n.group, version: n.version, kind: n.kind }],
+    });
+    io.out("updated operator.ts, PROJECT");
+    // operator.ts changed: a new process imports it (under the project's import map).
+    const code = await rerunInProject(dir, ["manifests", "--dir", dir]);
+    if (code !== 0) throw new Error("Cannot create API: kubefold manifests failed (see above)");
+    return 0;
+  },
+};

@@ -1,0 +1,197 @@
+/**
+ * The controller files `kubefold create api` writes: the types (schema builder) and CRD, the
+ * pure reconciler (the guide's replicas + pod template) and the controller spec. Pure.
+ *
+ * @module
+ */
+import type { ApiNames } from "./api_names.ts";
+
+/** `controllers/<kind>/types.ts`. */
+export function typesFile(n: ApiNames): string {
+  return `/**
+ * The ${n.kind} custom resource (\`${n.fullGroup}/${n.version}\`): its schema, defined once with
+ * the schema builder, the TypeScript types derived from it, and its CRD.
+ *
+ * @module
+ */
+import {
+  type corev1,
+  customResourceDefinition,
+  type Infer,
+  type ObjectMeta,
+  resourceSchema,
+  t,
+} from "kubefold";
+
+/** \`apiVersion\` of ${n.kind}. */
+export const ${n.upper}_API_VERSION = "${n.fullGroup}/${n.version}";
+/** Kind of ${n.kind}. */
+export const ${n.upper}_KIND = "${n.kind}";
+
+/** Schema of \`spec\`: how many pods, and what they run. */
+export const ${n.camel}SpecSchema = t.object({
+  replicas: t.optional(t.integer({ minimum: 0, default: 1, description: "Pods to run." })),
+  template: t.object({
+    metadata: t.optional(t.object({ labels: t.optional(t.record(t.string())) })),
+    spec: t.preserveUnknown<corev1.PodSpec>({ description: "The pod spec." }),
+  }, { description: "The pods to create." }),
+});
+
+/** Schema of \`status\`. */
+export const ${n.camel}StatusSchema = t.object({
+  replicas: t.integer({ minimum: 0, description: "Pods owned." }),
+  readyReplicas: t.integer({ minimum: 0, description: "Of those, how many are Ready." }),
+  observedGeneration: t.optional(t.integer({ minimum: 0 })),
+});
+
+/** \`${n.kind}.spec\`. */
+export type ${n.kind}Spec = Infer<typeof ${n.camel}SpecSchema>;
+/** \`${n.kind}.status\`. */
+export type ${n.kind}Status = Infer<typeof ${n.camel}StatusSchema>;
+
+/** A ${n.kind}. */
+export interface ${n.kind} {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec: ${n.kind}Spec;
+  status?: ${n.kind}Status;
+}
+
+/** A Pod. */
+export type Pod = corev1.Pod;
+
+/** The ${n.kind} CRD: \`kubefold manifests\` writes it to config/crd/. */
+export const ${n.camel}Crd = customResourceDefinition({
+  group: "${n.fullGroup}",
+  kind: ${n.upper}_KIND,
+  categories: ["all"],
+  versions: [{
+    name: "${n.version}",
+    schema: resourceSchema(${n.camel}SpecSchema, t.optional(${n.camel}StatusSchema)),
+    scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
+    printerColumns: [
+      { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
+      { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
+    ],
+  }],
+});
+`;
+}
+
+/** \`controllers/<kind>/reconcile.ts\`. */
+export function reconcileFile(n: ApiNames): string {
+  return `/**
+ * The pure ${n.kind} reconciler: keep \`spec.replicas\` pods from \`spec.template\` and report
+ * how many are ready. No I/O: the plan it returns is applied by the framework.
+ *
+ * @module
+ */
+import {
+  childNames,
+  deepEqual,
+  type DeepReadonly,
+  deleteOp,
+  E,
+  type Either,
+  hashSuffix,
+  isPodReady,
+  objectKey,
+  type Op,
+  type Plan,
+  planReplicas,
+  podFromTemplate,
+  type ReconcileContext,
+  type ReconcileError,
+  statusOp,
+  terminal,
+  type World,
+} from "kubefold";
+import { type ${n.kind}, ${n.upper}_API_VERSION, ${n.upper}_KIND, type ${n.kind}Status, type Pod } from "./types.ts";
+
+/** What the reconciler reads: the pods, by controller owner. */
+export interface ${n.kind}World {
+  readonly pods: World<Pod>;
+}
+
+const finished = (p: DeepReadonly<Pod>) =>
+  p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
+
+/** Not-ready first, then newest first, then by name: the pods a scale-down removes first. */
+const deletionOrder = (a: DeepReadonly<Pod>, b: DeepReadonly<Pod>) =>
+  Number(isPodReady(a)) - Number(isPodReady(b)) ||
+  (b.metadata?.creationTimestamp ?? "").localeCompare(a.metadata?.creationTimestamp ?? "") ||
+  (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? "");
+
+/**
+ * The plan that keeps exactly \`spec.replicas\` active pods (deleting finished ones) and writes
+ * the status the world will have after it.
+ */
+export function reconcile${n.kind}(
+  obj: DeepReadonly<${n.kind}>,
+  world: ${n.kind}World,
+  _ctx: ReconcileContext,
+): Either<ReconcileError, Plan> {
+  const self = { ...obj, apiVersion: ${n.upper}_API_VERSION, kind: ${n.upper}_KIND };
+  const { uid, name = "", namespace } = obj.metadata ?? {};
+  if (!uid) return E.left(terminal(\`Cannot reconcile ${n.kind} \${objectKey(namespace, name)}: no metadata.uid\`));
+  const decision = planReplicas(world.pods.ownedBy(uid), {
+    replicas: obj.spec.replicas ?? 1,
+    ownerUid: uid,
+    isActive: (p) => !finished(p),
+    deletionOrder,
+  });
+  const names = childNames(name, decision.create, {
+    suffix: (i) => hashSuffix(uid, i),
+    taken: (n) => world.pods.get(objectKey(namespace, n)) !== undefined,
+  });
+  if (names._tag === "Left") return names;
+  const ops: Op[] = decision.delete.map((p) => deleteOp(p));
+  for (const n of names.right) {
+    ops.push({ type: "create", object: podFromTemplate(self, obj.spec.template, { name: n, namespace }) });
+  }
+  const status: ${n.kind}Status = {
+    replicas: decision.keep.length + names.right.length,
+    readyReplicas: decision.keep.filter(isPodReady).length,
+    ...(obj.metadata?.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {}),
+  };
+  if (!deepEqual(status, obj.status)) {
+    ops.push(statusOp(self, status));
+  }
+  return E.right({ ops });
+}
+`;
+}
+
+/** \`controllers/<kind>/controller.ts\`. */
+export function controllerFile(n: ApiNames): string {
+  return `/**
+ * The ${n.kind} controller spec: ${n.kind}s are primary, pods are owned. \`writes\` lists every
+ * write its plans make: \`kubefold manifests\` derives the RBAC from it, and a plan outside it
+ * is refused at run time.
+ *
+ * @module
+ */
+import { controller, kind } from "kubefold";
+import { reconcile${n.kind}, type ${n.kind}World } from "./reconcile.ts";
+import { type ${n.kind}, ${n.upper}_API_VERSION, ${n.upper}_KIND, type Pod } from "./types.ts";
+
+export { ${n.camel}Crd } from "./types.ts";
+
+const pods = kind<Pod>("v1", "Pod");
+const ${n.camel}s = kind<${n.kind}>(${n.upper}_API_VERSION, ${n.upper}_KIND);
+
+/** The ${n.kind} controller. */
+export const ${n.camel}Controller = controller<${n.kind}, ${n.kind}World>({
+  name: "${n.lower}",
+  for: ${n.camel}s,
+  owns: [pods],
+  writes: [
+    { resource: pods, ops: ["create", "delete"] },
+    { resource: ${n.camel}s, ops: ["status"] },
+  ],
+  world: (cache) => ({ pods: cache.world(pods) }),
+  reconcile: reconcile${n.kind},
+});
+`;
+}
