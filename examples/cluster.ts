@@ -1,8 +1,10 @@
 /**
  * A local cluster for kubectl: `startCluster()` — the embedded API server with simulated nodes
- * (the same flags as `deno task apiserver`) plus the workload controllers of
- * `controllers/workloads/` built with kubefold: Deployments, ReplicaSets, StatefulSets,
- * DaemonSets, Jobs, CronJobs, ReplicationControllers, and Services' endpoints.
+ * (the same flags as `deno task apiserver`), ServiceAccounts and RBAC, plus the controllers of
+ * `controllers/workloads/` and `controllers/storage/` built with kubefold: Deployments,
+ * ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicationControllers, Services'
+ * endpoints, PodDisruptionBudgets, and volumes provisioned for claims by the default
+ * `standard` StorageClass.
  *
  *   deno task cluster --kubeconfig /tmp/kf.yaml   # serve until Ctrl-C
  *   KUBECONFIG=/tmp/kf.yaml kubectl apply -f deploy.yaml && kubectl rollout status deploy/web
@@ -205,8 +207,21 @@ async function statefulSet(): Promise<void> {
       : undefined;
   };
   const pods = await waitFor("3 ready db pods", ready(3));
-  const claims = (await list("v1", "PersistentVolumeClaim")).map((c) => c.metadata?.name).sort();
-  ok(`pods ${pods} Running, started in order; claims ${claims.join(", ")}`);
+  const claims = (await list("v1", "PersistentVolumeClaim")).sort((a, b) =>
+    String(a.metadata?.name).localeCompare(String(b.metadata?.name))
+  );
+  ok(
+    `pods ${pods} Running, started in order; claims ${
+      claims.map((c) => c.metadata?.name).join(", ")
+    }`,
+  );
+  const bound = claims.filter((c) => c.status?.phase === "Bound" && c.spec?.volumeName);
+  const nodes = new Set(
+    bound.map((c) => c.metadata?.annotations?.["volume.kubernetes.io/selected-node"]),
+  );
+  ok(
+    `${bound.length} claims Bound to volumes the standard class provisioned on ${nodes.size} nodes (WaitForFirstConsumer)`,
+  );
   step("scale db to 1 (the highest ordinals go first; claims stay)");
   await patch("apps/v1", "StatefulSet", "db", { spec: { replicas: 1 } });
   const left = await waitFor("1 ready db pod", ready(1));

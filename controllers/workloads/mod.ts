@@ -20,7 +20,13 @@ export {
   workloadControllers,
   type WorkloadControllersOptions,
 } from "./workload_controllers.ts";
-export { type Cluster, type ClusterOptions, startCluster } from "./start_cluster.ts";
+export {
+  type Cluster,
+  clusterControllers,
+  type ClusterControllersOptions,
+  type ClusterOptions,
+  startCluster,
+} from "./start_cluster.ts";
 export { type ClusterClock, scaledClock, type ScaledClockOptions } from "./cluster_clock.ts";
 export { onClock } from "./on_clock.ts";
 export { cronJobController, jobController } from "./job_controllers.ts";
@@ -30,6 +36,14 @@ export {
   statefulSetController,
 } from "./set_controllers.ts";
 export { endpointsController } from "./endpoints_controller.ts";
+export { disruptionController } from "./disruption_controller.ts";
+export {
+  DELETION_TIMEOUT_MS,
+  type DisruptionWorld,
+  type PodDisruptionBudget,
+  reconcilePodDisruptionBudget,
+  type Scalable,
+} from "./reconcile_pod_disruption_budget.ts";
 export { type JobWorld, reconcileJob } from "./reconcile_job.ts";
 export {
   COMPLETION_INDEX_ANNOTATION,

@@ -16,6 +16,7 @@ import {
   statefulSetController,
 } from "./set_controllers.ts";
 import { endpointsController } from "./endpoints_controller.ts";
+import { disruptionController } from "./disruption_controller.ts";
 import {
   reconcileReplicaSet,
   type ReplicaSet,
@@ -84,8 +85,9 @@ export interface WorkloadControllersOptions {
 
 /**
  * The workload controllers an embedded API server lacks, as specs for `startManager`:
- * Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController and the
- * endpoints controller (Endpoints and EndpointSlices of Services). With them, `kubectl apply`
+ * Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, the
+ * endpoints controller (Endpoints and EndpointSlices of Services) and the disruption
+ * controller (PodDisruptionBudget status, which pod evictions spend). With them, `kubectl apply`
  * of a workload yields pods and `kubectl rollout status` completes. `startCluster` runs them.
  *
  * @example
@@ -93,7 +95,7 @@ export interface WorkloadControllersOptions {
  * import { workloadControllers } from "./workload_controllers.ts";
  * workloadControllers().map((c) => c.name);
  * // ["deployment", "replicaset", "statefulset", "daemonset", "job", "cronjob",
- * //  "replicationcontroller", "endpoints"]
+ * //  "replicationcontroller", "endpoints", "disruption"]
  * ```
  */
 export function workloadControllers(
@@ -108,6 +110,7 @@ export function workloadControllers(
     cronJobController(),
     replicationControllerController(),
     endpointsController(),
+    disruptionController(),
   ];
   return specs.map((spec) => onClock(spec, options.clock));
 }

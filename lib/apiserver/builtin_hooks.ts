@@ -11,6 +11,7 @@ import type { FieldError } from "../core/status.ts";
 import type { KindHooks, ServerContext } from "./context.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { batchHooks } from "./batch_hooks.ts";
+import { groupHooks } from "./group_hooks.ts";
 import { bytesToBase64, configMapSizeErrors, secretSizeErrors } from "./data_size_limits.ts";
 import { containerNameErrors } from "./container_names.ts";
 import { builtinResources } from "./builtin_resources.ts";
@@ -186,6 +187,7 @@ export function builtinHooks(
     ["/services", serviceHooks],
     ...batchHooks(),
     ...webhookConfigurationHooks(),
+    ...groupHooks(),
   ]);
   const hooks = new Map<string, KindHooks>();
   for (const info of resources) {

@@ -4,48 +4,14 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { ageColumn, type ResourceInfo, type TableColumn } from "./resource_info.ts";
+import type { ResourceInfo, TableColumn } from "./resource_info.ts";
+import { at, col, resourceInfoOf, type ResourceSpec as Spec, str } from "./resource_spec.ts";
+import { groupResourceSpecs } from "./group_resources.ts";
+import { groupKindColumns } from "./group_columns.ts";
 import { podColumns, podFieldSelectors, podWideColumns } from "./pod_printer.ts";
 import { eventFromCore, eventToCore } from "./event_conversion.ts";
 import { workloadKindColumns } from "./workload_columns.ts";
 import { storageVersionHash } from "./storage_version_hash.ts";
-
-type Spec = {
-  gv: string;
-  plural: string;
-  kind: string;
-  namespaced?: boolean;
-  shortNames?: string[];
-  categories?: string[];
-  status?: boolean;
-  scale?: boolean;
-  generation?: boolean;
-  returnDeleted?: boolean;
-  nameRule?: ResourceInfo["nameRule"];
-  extra?: ResourceInfo["extraSubresources"];
-  fields?: ResourceInfo["fieldSelectors"];
-  columns?: TableColumn[];
-  wide?: TableColumn[];
-  storedAs?: string;
-  convert?: ResourceInfo["convert"];
-};
-
-const str = (v: unknown): string | undefined =>
-  v === undefined || v === null ? undefined : String(v);
-const at = (obj: KubeObject, ...path: string[]): unknown => {
-  let cur: unknown = obj;
-  for (const p of path) {
-    if (typeof cur !== "object" || cur === null) return undefined;
-    cur = (cur as Record<string, unknown>)[p];
-  }
-  return cur;
-};
-const col = (
-  name: string,
-  cell: TableColumn["cell"],
-  type: TableColumn["type"] = "string",
-  priority = 0,
-): TableColumn => ({ name, type, priority, description: name, cell });
 
 const readyOf = (o: KubeObject) =>
   `${at(o, "status", "readyReplicas") ?? 0}/${at(o, "spec", "replicas") ?? 0}`;
@@ -92,7 +58,8 @@ const specs: Spec[] = [
       col("Status", (o) => {
         const conds = (at(o, "status", "conditions") ?? []) as { type?: string; status?: string }[];
         const ready = Array.isArray(conds) ? conds.find((c) => c.type === "Ready") : undefined;
-        return ready?.status === "True" ? "Ready" : "NotReady";
+        const state = !ready ? "Unknown" : ready.status === "True" ? "Ready" : "NotReady";
+        return at(o, "spec", "unschedulable") === true ? `${state},SchedulingDisabled` : state;
       }),
       col("Roles", () => "<none>"),
       col("Version", (o) => at(o, "status", "nodeInfo", "kubeletVersion") ?? ""),
@@ -109,6 +76,7 @@ const specs: Spec[] = [
     extra: [
       { name: "attach", kind: "PodAttachOptions", verbs: ["create", "get"] },
       { name: "binding", kind: "Binding", verbs: ["create"] },
+      { name: "eviction", kind: "Eviction", verbs: ["create"], group: "policy", version: "v1" },
       { name: "exec", kind: "PodExecOptions", verbs: ["create", "get"] },
       { name: "log", kind: "Pod", verbs: ["get"] },
       { name: "portforward", kind: "PodPortForwardOptions", verbs: ["create", "get"] },
@@ -156,7 +124,20 @@ const specs: Spec[] = [
       col("Data", (o) => Object.keys((at(o, "data") ?? {}) as object).length, "integer"),
     ],
   },
-  { gv: "v1", plural: "serviceaccounts", kind: "ServiceAccount", shortNames: ["sa"] },
+  {
+    gv: "v1",
+    plural: "serviceaccounts",
+    kind: "ServiceAccount",
+    shortNames: ["sa"],
+    extra: [{
+      name: "token",
+      kind: "TokenRequest",
+      verbs: ["create"],
+      group: "authentication.k8s.io",
+      version: "v1",
+    }],
+    columns: groupKindColumns.serviceaccounts,
+  },
   {
     gv: "v1",
     plural: "persistentvolumeclaims",
@@ -164,7 +145,8 @@ const specs: Spec[] = [
     shortNames: ["pvc"],
     status: true,
     returnDeleted: true,
-    columns: [col("Status", (o) => at(o, "status", "phase") ?? "Pending")],
+    columns: groupKindColumns.persistentvolumeclaims,
+    wide: groupKindColumns.persistentvolumesWide,
   },
   {
     gv: "v1",
@@ -305,44 +287,6 @@ const specs: Spec[] = [
   })),
 ];
 
-function toInfo(s: Spec): ResourceInfo {
-  const [group, version] = s.gv.includes("/") ? s.gv.split("/") : ["", s.gv];
-  return {
-    group,
-    version,
-    plural: s.plural,
-    singular: s.kind.toLowerCase(),
-    kind: s.kind,
-    listKind: `${s.kind}List`,
-    namespaced: s.namespaced ?? true,
-    shortNames: s.shortNames ?? [],
-    categories: s.categories ?? [],
-    storageKey: s.storedAs ?? `${group}/${s.plural}`,
-    ...(s.convert ? { convert: s.convert } : {}),
-    hasStatus: s.status ?? false,
-    scale: s.scale
-      ? {
-        specReplicasPath: ".spec.replicas",
-        statusReplicasPath: ".status.replicas",
-        labelSelectorPath: ".status.selector",
-      }
-      : undefined,
-    extraSubresources: s.extra ?? [],
-    hasGeneration: s.generation ?? false,
-    allowUnconditionalUpdate: true,
-    returnDeletedObject: s.returnDeleted ?? false,
-    nameRule: s.nameRule ?? "subdomain",
-    fieldSelectors: s.fields ?? {},
-    columns: [...(s.columns ?? []), ageColumn, ...(s.wide ?? [])],
-    isCustom: false,
-    strategicMerge: true,
-    // A version stored as another's (events.k8s.io as core v1) hashes the stored one.
-    storageVersionHash: s.storedAs
-      ? storageVersionHash("", "v1", s.kind)
-      : storageVersionHash(group, version, s.kind),
-  };
-}
-
 /**
  * The built-in resources, in discovery order.
  *
@@ -353,5 +297,15 @@ function toInfo(s: Spec): ResourceInfo {
  * ```
  */
 export function builtinResources(): ResourceInfo[] {
-  return specs.map(toInfo);
+  const infos = [...specs, ...groupResourceSpecs].map(resourceInfoOf);
+  // Discovery's storageVersionHash: the group/version/kind objects are stored as — a version
+  // stored as another's (events.k8s.io as core v1) hashes that one; create-only kinds (the
+  // reviews) have no storage and no hash.
+  const stored = new Map<string, ResourceInfo>();
+  for (const i of infos) if (!i.convert && !stored.has(i.storageKey)) stored.set(i.storageKey, i);
+  return infos.map((i) => {
+    if (i.verbs && !i.verbs.includes("get")) return i;
+    const s = stored.get(i.storageKey) ?? i;
+    return { ...i, storageVersionHash: storageVersionHash(s.group, s.version, s.kind) };
+  });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ResourceRegistry } from "./registry.ts";
-import { type ResourceInfo, standardVerbs } from "./resource_info.ts";
+import { type ResourceInfo, servedVerbs } from "./resource_info.ts";
 
 /** The version the server reports (Kubernetes 1.32). */
 export const serverVersion = {
@@ -54,7 +54,7 @@ function resourceEntries(info: ResourceInfo) {
     singularName: info.singular,
     namespaced: info.namespaced,
     kind: info.kind,
-    verbs: [...standardVerbs],
+    verbs: [...servedVerbs(info)],
   };
   if (info.shortNames.length) main.shortNames = info.shortNames;
   if (info.categories.length) main.categories = info.categories;
@@ -85,6 +85,7 @@ function resourceEntries(info: ResourceInfo) {
       name: `${info.plural}/${x.name}`,
       singularName: "",
       namespaced: info.namespaced,
+      ...(x.group !== undefined ? { group: x.group, version: x.version } : {}),
       kind: x.kind,
       verbs: [...x.verbs],
     });

@@ -132,6 +132,14 @@ export async function handleCreate(
   return respond(await admittedCreate(ctx, info, namespace, decoded.value, { ...opts, request }));
 }
 
+/**
+ * The object a POST to a subresource or review endpoint carries: JSON, YAML or (for the
+ * kinds kubectl creates imperatively) Kubernetes protobuf; 415 for other media types.
+ */
+export async function requestObject(ctx: ServerContext, req: Request): Promise<unknown> {
+  return (await body(ctx, req, true)).value;
+}
+
 const protobuf = "application/vnd.kubernetes.protobuf";
 
 function unsupported(accepted: string[], detail?: string): never {

@@ -25,6 +25,7 @@ export {
   type ApiServer,
   type ApiServerOptions,
   type ForbiddenRequest,
+  type ServerCompanion,
   startApiServer,
 } from "./server.ts";
 export type { PersistenceLogger } from "./persistence/mod.ts";
@@ -46,6 +47,8 @@ export { type DataDirError, type RepairAction, repairDataDir } from "./persisten
 export {
   type Cluster,
   type ClusterClock,
+  clusterControllers,
+  type ClusterControllersOptions,
   type ClusterOptions,
   scaledClock,
   type ScaledClockOptions,
@@ -53,3 +56,10 @@ export {
   workloadControllers,
   type WorkloadControllersOptions,
 } from "../../controllers/workloads/mod.ts";
+export {
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  standardStorageClass,
+  type StorageClass,
+  storageControllers,
+} from "../../controllers/storage/mod.ts";

@@ -44,6 +44,17 @@ export interface ObjectSchema {
     };
 }
 
+/** A subresource beyond status and scale, as discovery lists it. */
+export interface ExtraSubresource {
+  readonly name: string;
+  readonly kind: string;
+  readonly verbs: readonly string[];
+  /** Group of the kind when not the resource's own (e.g. `policy` for `pods/eviction`). */
+  readonly group?: string;
+  /** Version of the kind when `group` is set. */
+  readonly version?: string;
+}
+
 /** A CRD's conversion settings, as every served version's {@link ResourceInfo} carries them. */
 export interface CrdConversion {
   /** The CRD's name (`<plural>.<group>`). */
@@ -73,18 +84,31 @@ export interface ResourceInfo {
   readonly storageKey: string;
   readonly hasStatus: boolean;
   readonly scale?: ScaleInfo;
-  /** Extra subresources (e.g. `binding`) with their verbs. */
-  readonly extraSubresources: readonly { name: string; kind: string; verbs: readonly string[] }[];
+  /**
+   * Extra subresources (e.g. `binding`) with their verbs, and the group/version of their kind
+   * when it lives elsewhere (`pods/eviction` is a `policy/v1` Eviction).
+   */
+  readonly extraSubresources: readonly ExtraSubresource[];
+  /**
+   * The verbs served when not the {@link standardVerbs}: `["create"]` for the review kinds
+   * (SelfSubjectAccessReview, TokenReview, ...) that are computed per request, never stored.
+   */
+  readonly verbs?: readonly string[];
   /** Whether spec changes bump `metadata.generation`. */
   readonly hasGeneration: boolean;
   /** Whether PUT without resourceVersion is allowed (built-ins yes, custom resources no). */
   readonly allowUnconditionalUpdate: boolean;
   /** Whether DELETE answers with the deleted object rather than a Status. */
   readonly returnDeletedObject: boolean;
-  /** Name validation: DNS-1123 subdomain (default), label, or DNS-1035 label. */
-  readonly nameRule: "subdomain" | "label" | "dns1035";
+  /**
+   * Name validation: DNS-1123 subdomain (default), label, DNS-1035 label, or only the
+   * path-segment rules (`path`: RBAC kinds, APIServices).
+   */
+  readonly nameRule: "subdomain" | "label" | "dns1035" | "path";
   /** Field selectors beyond metadata.name/namespace, with their getters. */
   readonly fieldSelectors: Readonly<Record<string, (obj: KubeObject) => string | undefined>>;
+  /** The NAME cell when not the name (`standard (default)` for the default StorageClass). */
+  readonly nameCell?: (obj: KubeObject) => string;
   /** Table columns after NAME (kube-apiserver's printers, or CRD printer columns). */
   readonly columns: readonly TableColumn[];
   readonly isCustom: boolean;
@@ -152,3 +176,17 @@ export const standardVerbs = [
   "update",
   "watch",
 ] as const;
+
+/**
+ * The verbs a resource serves: its own list, or the {@link standardVerbs}.
+ *
+ * @example
+ * ```ts
+ * import { servedVerbs } from "./resource_info.ts";
+ * servedVerbs({ verbs: ["create"] }); // ["create"]
+ * servedVerbs({}).includes("watch"); // true
+ * ```
+ */
+export function servedVerbs(info: Pick<ResourceInfo, "verbs">): readonly string[] {
+  return info.verbs ?? standardVerbs;
+}

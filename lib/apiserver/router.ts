@@ -8,7 +8,10 @@ import { failure } from "../core/status.ts";
 import { ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
 import { wantsPretty } from "./status_body.ts";
 import type { ServerContext } from "./context.ts";
-import { authorizeRequest } from "./auth.ts";
+import type { AccessControl } from "./access_control.ts";
+import type { CreateHandler } from "./access_reviews.ts";
+import type { UserInfo } from "./rbac/types.ts";
+import { servedVerbs } from "./resource_info.ts";
 import {
   apiGroup,
   apiGroupList,
@@ -41,6 +44,7 @@ export type SubresourceHandler = (
   req: Request,
   namespace: string | undefined,
   name: string,
+  user: UserInfo,
 ) => Promise<Response>;
 
 /** Router configuration. */
@@ -53,8 +57,10 @@ export interface RouterOptions {
   readonly subresources?: Map<string, SubresourceHandler>;
   /** GET handlers of extra subresources (`pods/log`), keyed `plural/subresource`. */
   readonly readSubresources?: Map<string, SubresourceHandler>;
-  /** Bearer token every request must carry (401 otherwise); undefined: no check. */
-  readonly token?: string;
+  /** POST handlers of the create-only resources (the reviews), keyed by storage key. */
+  readonly creators?: Map<string, CreateHandler>;
+  /** Authentication, impersonation and authorization of every request. */
+  readonly access: AccessControl;
 }
 
 // Thrown, so the router's catch writes them (pretty for curl, like every Status).
@@ -73,7 +79,7 @@ const methodNotAllowed = (): never => {
 export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   const openApiV3 = createOpenApiV3(ctx);
   const openApiV2 = createOpenApiV2(ctx);
-  async function route(req: Request): Promise<Response> {
+  async function route(req: Request, user: UserInfo): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const parts = path.split("/").filter((p) => p);
@@ -101,6 +107,14 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     const target = resolveTarget(ctx.registry, path);
     if (!target) return answerUnavailable(ctx, req, path) ?? notFound();
     const { info, namespace } = target;
+    if (!servedVerbs(info).includes("get")) {
+      const create = opts.creators?.get(info.storageKey);
+      if (target.type !== "collection" || req.method !== "POST" || !create) {
+        return methodNotAllowed();
+      }
+      opts.count("create", info.plural);
+      return await create(req, namespace, user);
+    }
     if (target.type === "collection") {
       switch (req.method) {
         case "GET": {
@@ -131,7 +145,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     if (reader) {
       if (req.method !== "GET") return methodNotAllowed();
       opts.count(`get/${subresource}`, info.plural);
-      return await reader(req, namespace, name);
+      return await reader(req, namespace, name, user);
     }
     if (
       info.group === "" && info.plural === "pods" && subresource && connectSubresources[subresource]
@@ -146,7 +160,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
     if (extra) {
       if (req.method !== "POST") return methodNotAllowed();
       opts.count(`create/${subresource}`, info.plural);
-      if (subresource !== "binding") return await extra(req, namespace, name);
+      if (subresource !== "binding") return await extra(req, namespace, name, user);
       const text = await req.text();
       let body: unknown;
       try {
@@ -158,7 +172,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
         headers: req.headers,
         body: admitted === body ? text : JSON.stringify(admitted),
       });
-      return await extra(again, namespace, name);
+      return await extra(again, namespace, name, user);
     }
     const sub = subresource ? `/${subresource}` : "";
     switch (req.method) {
@@ -185,10 +199,10 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   }
 
   return async (req: Request): Promise<Response> => {
-    const denied = authorizeRequest(req, opts.token);
-    if (denied) return denied;
     try {
-      return await route(req);
+      const access = await opts.access.check(req, new URL(req.url));
+      if ("response" in access) return access.response;
+      return await route(req, access.user);
     } catch (e) {
       const pretty = wantsPretty(req);
       if (e instanceof ApiFailure) return statusResponse(e.status, e.headers, pretty);

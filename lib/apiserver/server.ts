@@ -3,20 +3,31 @@
  *
  * @module
  */
-import type { KubeObject } from "../core/object.ts";
 import { kubeconfigFor } from "../client/config/kubeconfig_for.ts";
 import type { ServerContext } from "./context.ts";
 import { ResourceRegistry } from "./registry.ts";
 import { ObjectStorage } from "./storage.ts";
 import { builtinHooks } from "./builtin_hooks.ts";
 import { createRouter } from "./router.ts";
+import { createBootstrapObjects } from "./bootstrap.ts";
+import { createAccessControl } from "./access_control.ts";
+import { reviewHandlers } from "./access_reviews.ts";
+import { podServiceAccountToken, tokenRequestHandler } from "./token_request.ts";
+import { evictionHandler } from "./eviction.ts";
+import { createTokenSigner } from "./authn/token_signer.ts";
+import { storePolicy } from "./rbac/store_policy.ts";
 import { drainUnreadBodies } from "./http_util.ts";
-import { createObject } from "./object_write.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
-import { generateCertificates, loadOrCreateCertificates } from "./tls/mod.ts";
+import {
+  generateCertificates,
+  loadOrCreateCertificates,
+  PLACEHOLDER_CA_PEM,
+  type TlsMaterial,
+} from "./tls/mod.ts";
+import { installAdmission } from "./admission/mod.ts";
 import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector, type FaultControl, type FaultOptions } from "./faults/mod.ts";
 import { loadBuiltinSchemas } from "./builtin_admission.ts";
@@ -32,6 +43,12 @@ export interface ApiServerOptions {
   readonly hostname?: string;
   /** Watch events kept per resource for resuming watches; default 10,000. */
   readonly historySize?: number;
+  /**
+   * How long watch events are kept for resuming watches, besides `historySize`; default
+   * 300,000 (5 minutes, kube-apiserver's etcd compaction interval). A watch from an older
+   * resourceVersion gets `410 Gone` and its client relists. `Infinity` keeps them by count only.
+   */
+  readonly historyWindowMs?: number;
   /** Interval of watch bookmarks in ms; default 60,000. */
   readonly bookmarkIntervalMs?: number;
   /** Events buffered for one slow watcher before its stream is closed; default 100,000. */
@@ -66,10 +83,23 @@ export interface ApiServerOptions {
    * the kubeconfig gets the CA, an `https://` URL and the token (see `token`).
    */
   readonly tls?: boolean;
+  /**
+   * ServiceAccounts as on a real cluster: every namespace gets the `default` ServiceAccount and
+   * the `kube-root-ca.crt` ConfigMap, and a pod runs as an existing ServiceAccount (`default`
+   * unless it names one) with its token volume mounted; default true.
+   */
+  readonly serviceAccounts?: boolean;
   /** Garbage collection of ownerReferences (orphan/foreground/background); default true. */
   readonly gc?: boolean;
   /** Simulated nodes, scheduler and kubelets (KWOK-style); default `false` (pods stay Pending). */
   readonly simulation?: SimulationOptions | false;
+  /**
+   * The embedded cluster's controllers, run beside the server once it listens and stopped
+   * before it closes — `clusterControllers()` from the `./apiserver` entry point (workloads,
+   * endpoints, disruption budgets, volumes). With it, `simulation` defaults to 3 nodes. The
+   * server knows only this interface: the controllers are built with kubefold's client.
+   */
+  readonly cluster?: ServerCompanion;
   /**
    * Seeded fault injection (dropped watches, 500/503/429 answers, latency, compaction);
    * default: every fault off (they can still be switched on through `ApiServer.faults`).
@@ -84,6 +114,11 @@ export interface ApiServerOptions {
   /** How long a conversion webhook may take, in ms (default 30,000, kube-apiserver's). */
   readonly conversionTimeoutMs?: number;
 }
+
+/** What runs beside a server (see `ApiServerOptions.cluster`): started on it, closed before it. */
+export type ServerCompanion = (
+  server: ApiServer,
+) => Promise<{ readonly close: () => Promise<void> }>;
 
 /** A request the server answered with 403 Forbidden. */
 export interface ForbiddenRequest {
@@ -157,14 +192,43 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   if (opened?._tag === "Left") throw new Error(opened.left.message);
   const data = opened?.right;
+  const hostname = options.hostname ?? "127.0.0.1";
+  const hosts = ["localhost", "127.0.0.1", "::1"];
+  if (!hosts.includes(hostname) && hostname !== "0.0.0.0" && hostname !== "::") {
+    hosts.push(hostname);
+  }
+  let tls: TlsMaterial | undefined;
+  let token: string | undefined;
+  try {
+    tls = !options.tls
+      ? undefined
+      : options.dataDir !== undefined
+      ? await loadOrCreateCertificates(options.dataDir, { hosts })
+      : await generateCertificates({ hosts });
+    token = options.token ??
+      (!tls
+        ? undefined
+        : options.dataDir !== undefined
+        ? await loadOrCreateAdminToken(options.dataDir)
+        : generateAdminToken());
+  } catch (e) {
+    data?.close();
+    throw e;
+  }
   const storage = new ObjectStorage({
     historySize: options.historySize,
     historyBytes: options.historyBytes,
+    historyWindowMs: options.historyWindowMs ?? 300_000,
+    now: options.now ?? Date.now,
     initialRv: data?.rv,
     restored: data?.restored,
     journal: data?.journal,
   });
-  const controllers = createControllers({ gc: options.gc, simulation: options.simulation });
+  const controllers = createControllers({
+    gc: options.gc,
+    simulation: options.simulation ?? (options.cluster ? {} : false),
+    rootCaPem: options.serviceAccounts === false ? undefined : tls?.caCert ?? PLACEHOLDER_CA_PEM,
+  });
   const registry = new ResourceRegistry();
   await loadBuiltinSchemas(registry.all());
   const yamlParser = createYamlParser();
@@ -182,46 +246,31 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
   };
   installCrdController(ctx);
+  installAdmission(ctx, { serviceAccounts: options.serviceAccounts ?? true });
   if (data) restoreCrds(ctx);
-  for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
-    const nsInfo = ctx.registry.lookup("", "v1", "namespaces")!;
-    if (storage.get(nsInfo.storageKey, name)) continue; // restored
-    const ns: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name } };
-    createObject(ctx, nsInfo, undefined, ns);
-  }
+  createBootstrapObjects(ctx);
   const counts: Record<string, number> = {};
   const active = new Set<() => void>();
   let closing = false;
-  const hostname = options.hostname ?? "127.0.0.1";
-  const hosts = ["localhost", "127.0.0.1", "::1"];
-  if (!hosts.includes(hostname) && hostname !== "0.0.0.0" && hostname !== "::") {
-    hosts.push(hostname);
-  }
-  const tls = !options.tls
-    ? undefined
-    : options.dataDir !== undefined
-    ? await loadOrCreateCertificates(options.dataDir, { hosts })
-    : await generateCertificates({ hosts });
-  const token = options.token ??
-    (!tls
-      ? undefined
-      : options.dataDir !== undefined
-      ? await loadOrCreateAdminToken(options.dataDir)
-      : generateAdminToken());
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   let address = `${hostname}:0`;
   let boundPort = "0";
+  const signer = createTokenSigner(
+    options.dataDir === undefined ? undefined : `${options.dataDir}/sa-signing-key.jwk`,
+  );
   const running = controllers.start(ctx, {
     host: () => ({
       host: hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname,
       port: boundPort,
     }),
     ...(tls ? { caCert: tls.caCert } : {}),
-    token: () => Promise.resolve(token),
+    // As a kubelet: the pod's ServiceAccount token, bound to the pod (else the admin token).
+    token: async (pod) => (await podServiceAccountToken(ctx, signer, pod)) ?? token,
   });
   const faults = createFaultInjector(options.faults, {
     compact: () => storage.hub.compact(storage.rv),
   });
+  const access = createAccessControl(ctx, { adminToken: token, signer });
   const forbidden: ForbiddenRequest[] = [];
   const routed = drainUnreadBodies(faults.wrap(createRouter(ctx, {
     watch: {
@@ -238,8 +287,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get address() {
       return address;
     },
-    token,
-    subresources: running.subresources,
+    access,
+    creators: reviewHandlers(ctx, access, storePolicy(ctx)),
+    subresources: new Map([
+      ...running.subresources,
+      ["serviceaccounts/token", tokenRequestHandler(ctx, signer)],
+      ["pods/eviction", evictionHandler(ctx)],
+    ]),
     readSubresources: running.readSubresources,
     count: (verb, resource) => {
       const k = `${verb} ${resource}`;
@@ -282,7 +336,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   address = `${addr.hostname}:${addr.port}`;
   boundPort = String(addr.port);
   const url = `${tls ? "https" : "http"}://${address}`;
-  return {
+  let companion: { readonly close: () => Promise<void> } | undefined;
+  const shutdown = async () => {
+    closing = true;
+    faults.close();
+    await running.close();
+    for (const close of [...active]) close();
+    yamlParser.close();
+    await server.shutdown();
+    caller.close();
+    data?.close();
+  };
+  const api: ApiServer = {
     url,
     kubeconfig: kubeconfigFor({
       server: url,
@@ -300,14 +365,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ? { failNode: running.simulation.failNode, restoreNode: running.simulation.restoreNode }
       : {}),
     close: async () => {
-      closing = true;
-      faults.close();
-      await running.close();
-      for (const close of [...active]) close();
-      yamlParser.close();
-      await server.shutdown();
-      caller.close();
-      data?.close();
+      await companion?.close();
+      await shutdown();
     },
   };
+  if (options.cluster) {
+    try {
+      companion = await options.cluster(api);
+    } catch (e) {
+      await shutdown();
+      throw e;
+    }
+  }
+  return api;
 }

@@ -51,6 +51,10 @@ export interface StorageOptions {
   readonly historySize?: number;
   /** Serialized bytes of watch history kept over all resources (default 64 MiB). */
   readonly historyBytes?: number;
+  /** Events older than this (ms) are forgotten too (default: kept until the bounds above). */
+  readonly historyWindowMs?: number;
+  /** Clock of the history window (epoch ms; default `Date.now`). */
+  readonly now?: () => number;
   /** The first resourceVersion minus one (default 1). */
   readonly initialRv?: number;
   /** Objects to start with (restored from disk; no events, history starts at `initialRv`). */
@@ -72,7 +76,11 @@ export class ObjectStorage {
   constructor(options: StorageOptions = {}) {
     this.#maxObjectBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;
     this.#rv = options.initialRv ?? 1;
-    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv, options.historyBytes);
+    this.hub = new WatchHub(options.historySize ?? 10_000, this.#rv, {
+      maxBytes: options.historyBytes,
+      windowMs: options.historyWindowMs,
+      now: options.now,
+    });
     this.#journal = options.journal;
     for (const r of options.restored ?? []) {
       this.#table(r.storageKey).items.set(r.key, { object: r.object });

@@ -60,7 +60,8 @@ export function columnDefinitions(info: ResourceInfo) {
 
 /** One table row. */
 export function tableRow(info: ResourceInfo, obj: KubeObject, include: IncludeObject, now: number) {
-  const cells = [obj.metadata?.name ?? "", ...info.columns.map((c) => c.cell(obj, now) ?? null)];
+  const name = info.nameCell ? info.nameCell(obj) : obj.metadata?.name ?? "";
+  const cells = [name, ...info.columns.map((c) => c.cell(obj, now) ?? null)];
   const row: Record<string, unknown> = { cells };
   if (include === "Metadata") row.object = partialMetadata(obj);
   else if (include === "Object") row.object = obj;

@@ -1,7 +1,6 @@
 /**
  * Endpoints kube-apiserver serves that this server does not: the streaming pod subresources
- * (`log`, `exec`, `attach`, `portforward`, which a kubelet serves) and the
- * `authorization.k8s.io` reviews behind `kubectl auth can-i`. Instead of a bare 404 they answer
+ * (`log`, `exec`, `attach`, `portforward`, which a kubelet serves). Instead of a bare 404 they answer
  * a 503 Status that names what is not available and why; `exec` and `attach` over a WebSocket
  * (how kubectl asks first) get the Status on the stream's error channel, the one place kubectl
  * prints it from.
@@ -35,14 +34,6 @@ const podStreaming: Readonly<Record<string, (pod: string) => string>> = {
     `port-forward to pod ${pod} is not available: ${noContainers}, so nothing listens on ` +
     "its ports",
 };
-
-/** `authorization.k8s.io` resources (`kubectl auth can-i` creates SelfSubjectAccessReviews). */
-const authorizationReviews = new Set([
-  "selfsubjectaccessreviews",
-  "selfsubjectrulesreviews",
-  "subjectaccessreviews",
-  "localsubjectaccessreviews",
-]);
 
 const unavailable = (message: string, details: Status["details"]) =>
   failure("ServiceUnavailable", message, details);
@@ -92,18 +83,6 @@ export function answerUnavailable(
       return statusOnErrorChannel(req, protocol, status);
     }
     return statusResponse(status);
-  }
-  if (
-    api === "apis" && v1 === "authorization.k8s.io" && parts[2] === "v1" &&
-    authorizationReviews.has(parts.at(-1)!) && (parts.length === 4 || parts.length === 6)
-  ) {
-    const resource = `${parts.at(-1)}.authorization.k8s.io`;
-    return statusResponse(unavailable(
-      `${resource} is not available: kubefold's embedded API server has no authorization ` +
-        "layer (no RBAC): every request that passes authentication (the bearer token, when " +
-        "the server has one) is allowed",
-      { group: "authorization.k8s.io", kind: parts.at(-1) },
-    ));
   }
   return undefined;
 }

@@ -26,6 +26,8 @@ const nameCheckers = {
   subdomain: checkDns1123Subdomain,
   label: checkDns1123Label,
   dns1035: checkDns1035Label,
+  /** Only the path-segment rules (RBAC names like `system:controller:x`, APIService `v1.`). */
+  path: () => [],
 };
 
 /** Checks an object name against the resource's rule and the path-segment rules. */

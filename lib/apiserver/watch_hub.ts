@@ -35,6 +35,8 @@ export type Replay =
 
 class Ring {
   readonly items: (StoredEvent | undefined)[];
+  /** When each item was published (epoch ms), parallel to `items`. */
+  readonly times: number[];
   head = 0;
   size = 0;
   /** rv of the newest event that has been evicted (0: none). */
@@ -42,21 +44,18 @@ class Ring {
 
   constructor(readonly capacity: number, startRv: number) {
     this.items = new Array(capacity);
+    this.times = new Array(capacity);
     this.evictedUpTo = startRv;
   }
 
-  /** Adds an event; returns the one it evicted to make room, if any. */
-  push(e: StoredEvent): StoredEvent | undefined {
-    if (this.size === this.capacity) {
-      const evicted = this.items[this.head]!;
-      this.evictedUpTo = evicted.rv;
-      this.items[this.head] = e;
-      this.head = (this.head + 1) % this.capacity;
-      return evicted;
-    }
-    this.items[(this.head + this.size) % this.capacity] = e;
+  /** Adds an event published at `at` (epoch ms); returns the one it evicted, if any. */
+  push(e: StoredEvent, at: number): StoredEvent | undefined {
+    const evicted = this.size === this.capacity ? this.dropOldest() : undefined;
+    const i = (this.head + this.size) % this.capacity;
+    this.items[i] = e;
+    this.times[i] = at;
     this.size++;
-    return undefined;
+    return evicted;
   }
 
   /** The oldest event kept. */
@@ -64,13 +63,21 @@ class Ring {
     return this.size > 0 ? this.items[this.head] : undefined;
   }
 
-  /** Forgets the oldest event. */
-  dropOldest(): void {
+  /** Forgets the oldest event and returns it. */
+  dropOldest(): StoredEvent {
     const e = this.items[this.head]!;
     this.evictedUpTo = e.rv;
     this.items[this.head] = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.size--;
+    return e;
+  }
+
+  /** Evicts the events published before `cutoff` (epoch ms); returns them. */
+  expire(cutoff: number): StoredEvent[] {
+    const out: StoredEvent[] = [];
+    while (this.size > 0 && this.times[this.head] < cutoff) out.push(this.dropOldest());
+    return out;
   }
 
   since(rv: number): StoredEvent[] {
@@ -87,6 +94,16 @@ class Ring {
   }
 }
 
+/** Bounds of watch history besides the per-resource count. */
+export interface HistoryBounds {
+  /** Serialized bytes of events kept over all resources, oldest go first (default 64 MiB). */
+  readonly maxBytes?: number;
+  /** Events older than this (ms) are forgotten (default `Infinity`: count and bytes only). */
+  readonly windowMs?: number;
+  /** Clock of the window (epoch ms; default `Date.now`). */
+  readonly now?: () => number;
+}
+
 /** Serialized size of an event (its JSON, computed once and kept on the event). */
 function eventBytes(e: StoredEvent): number {
   return (e.json ??= JSON.stringify(e.object)).length;
@@ -97,6 +114,9 @@ export class WatchHub {
   #rings = new Map<string, Ring>();
   #sinks = new Map<string, Set<EventSink>>();
   #allSinks = new Set<EventSink>();
+  readonly maxBytes: number;
+  readonly #windowMs: number;
+  readonly #now: () => number;
   /** Every kept event in publish order, for evicting the oldest when over the byte budget. */
   #order: { ring: Ring; event: StoredEvent }[] = [];
   #orderHead = 0;
@@ -105,17 +125,26 @@ export class WatchHub {
   /**
    * @param capacity events kept per resource for resuming watches
    * @param startRv history before this rv is unknown (the server's start)
-   * @param maxBytes serialized bytes of events kept over all resources (oldest go first)
+   * @param bounds byte budget over all resources and time window of the history
    */
   constructor(
     readonly capacity: number,
     private startRv: number,
-    readonly maxBytes: number = 64 * 1024 * 1024,
-  ) {}
+    bounds: HistoryBounds = {},
+  ) {
+    this.maxBytes = bounds.maxBytes ?? 64 * 1024 * 1024;
+    this.#windowMs = bounds.windowMs ?? Infinity;
+    this.#now = bounds.now ?? Date.now;
+  }
 
   /** Serialized bytes of the history kept now. */
   get historyBytes(): number {
     return this.#bytes;
+  }
+
+  #expire(ring: Ring, now: number): void {
+    if (!Number.isFinite(this.#windowMs)) return;
+    for (const e of ring.expire(now - this.#windowMs)) this.#bytes -= eventBytes(e);
   }
 
   /** Records an event and delivers it to the resource's watchers. */
@@ -125,13 +154,15 @@ export class WatchHub {
       ring = new Ring(this.capacity, this.startRv);
       this.#rings.set(event.storageKey, ring);
     }
-    const evicted = ring.push(event);
+    const now = this.#now();
+    this.#expire(ring, now);
+    const evicted = ring.push(event, now);
     if (evicted) this.#bytes -= eventBytes(evicted);
     this.#bytes += eventBytes(event);
     this.#order.push({ ring, event });
     while (this.#bytes > this.maxBytes && this.#orderHead < this.#order.length) {
       const { ring: r, event: e } = this.#order[this.#orderHead++];
-      if (r.oldest() !== e) continue; // already evicted by its ring's count limit
+      if (r.oldest() !== e) continue; // already evicted by its ring's count limit or window
       r.dropOldest();
       this.#bytes -= eventBytes(e);
     }
@@ -147,6 +178,7 @@ export class WatchHub {
   /** Events of a resource after `rv`, or `expired` when some of them were evicted. */
   since(storageKey: string, rv: number): Replay {
     const ring = this.#rings.get(storageKey);
+    if (ring) this.#expire(ring, this.#now());
     const evicted = ring?.evictedUpTo ?? this.startRv;
     if (rv < evicted) return { type: "expired", oldest: evicted + 1 };
     return { type: "ok", events: ring ? ring.since(rv) : [] };

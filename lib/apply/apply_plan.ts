@@ -38,8 +38,10 @@ export interface ApplyPlanOptions {
   readonly client: Client;
   /** Field manager of every write: `kubefold-<controller>`. */
   readonly fieldManager: string;
-  /** The primary object: children created or applied get its controller owner reference,
-   * and events are about it. */
+  /**
+   * The primary object: children created or applied get its controller owner reference
+   * (cluster-scoped children of a namespaced primary get none), and events are about it.
+   */
   readonly owner?: KubeObject;
   /**
    * Records `event` ops, and an event on `owner` for each create and delete: `SuccessfulCreate`,
@@ -53,6 +55,9 @@ export interface ApplyPlanOptions {
 
 function withOwner(obj: KubeObject, owner: KubeObject | undefined): KubeObject {
   if (!owner?.metadata?.uid) return obj;
+  // A cluster-scoped object may not have a namespaced owner (Kubernetes treats such a
+  // reference as unresolvable): a PersistentVolume provisioned for a claim gets none.
+  if (owner.metadata.namespace && !obj.metadata?.namespace) return obj;
   const refs = obj.metadata?.ownerReferences ?? [];
   if (refs.some((r) => r.controller)) return obj;
   return {

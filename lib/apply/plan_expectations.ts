@@ -53,6 +53,10 @@ export function planExpectations(outcome: PlanOutcome, primary: KubeObject): Exp
       (op.type === "status" || op.type === "patch") && op.ref.kind === primary.kind &&
       op.ref.name === m?.name && op.ref.namespace === m?.namespace
     ) {
+      // A write the server found changed nothing keeps the resourceVersion: no event follows,
+      // so waiting for one would block the key until the expectation times out.
+      const after = o.object?.metadata?.resourceVersion;
+      if (after !== undefined && after === m?.resourceVersion) continue;
       out.push({
         type: "changed",
         cache: cacheName(primary),

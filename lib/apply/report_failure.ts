@@ -21,7 +21,9 @@ export const reconcileFailedCondition = "ReconcileFailed";
 
 /**
  * Whether an API error is permanent for the same request: retrying without a change cannot
- * succeed (400, 403, 404 on a write, 405, 413, 415, 422).
+ * succeed (400, 404 on a write, 405, 413, 415, 422). 403 Forbidden is not: RBAC can grant the
+ * permission without the object changing (a Role applied after the operator), so it is
+ * retried with back-off, as controller-runtime retries every error.
  *
  * @example
  * ```ts
@@ -31,7 +33,7 @@ export const reconcileFailedCondition = "ReconcileFailed";
  */
 export function isPermanent(error: ApiError): boolean {
   if (error.type !== "status") return false;
-  return [400, 403, 404, 405, 413, 415, 422].includes(error.code);
+  return [400, 404, 405, 413, 415, 422].includes(error.code);
 }
 
 function conditionsIn(status: unknown): Condition[] | undefined {

@@ -21,6 +21,7 @@
  * @module
  */
 import { E, type Either, type k8sMeta } from "../deps.ts";
+import type { DeepReadonly } from "./deep_readonly.ts";
 import {
   byLabelKey,
   type LabelRequirement,
@@ -52,7 +53,9 @@ const ops: Record<string, LabelRequirement["type"]> = {
  * fromLabelSelectorObject({ matchLabels: { app: "web" }, matchExpressions: [{ key: "t", operator: "Exists" }] });
  * ```
  */
-export function fromLabelSelectorObject(obj: k8sMeta.LabelSelector): Either<string, LabelSelector> {
+export function fromLabelSelectorObject(
+  obj: DeepReadonly<k8sMeta.LabelSelector>,
+): Either<string, LabelSelector> {
   const reqs: LabelRequirement[] = [];
   for (const [k, v] of Object.entries(obj.matchLabels ?? {})) {
     const r = labelRequirement("equals", k, [v]);

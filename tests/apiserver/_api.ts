@@ -23,12 +23,16 @@ export interface Api {
   del(path: string, body?: unknown): Promise<Reply>;
 }
 
-/** Runs `fn` with a fresh server and closes it afterwards. */
+/**
+ * Runs `fn` with a fresh server and closes it afterwards. These tests use ConfigMaps in
+ * `default` as a generic kind, so the published `default` ServiceAccount and
+ * `kube-root-ca.crt` are off unless `options` turn them on.
+ */
 export async function withApi(
   fn: (api: Api) => Promise<void>,
   options: ApiServerOptions = {},
 ): Promise<void> {
-  const server = await startApiServer(options);
+  const server = await startApiServer({ serviceAccounts: false, ...options });
   const call = async (
     method: string,
     path: string,

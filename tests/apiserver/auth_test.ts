@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix
 import fc from "npm:fast-check@4.10.2";
-import { authorizeRequest } from "../../lib/apiserver/auth.ts";
+import { createAuthenticator } from "../../lib/apiserver/authn/authenticate.ts";
+import { createTokenSigner } from "../../lib/apiserver/authn/token_signer.ts";
 import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { parseKubeconfig } from "../../lib/client/config/parse_kubeconfig.ts";
 import { kubectlAvailable } from "./_kubectl.ts";
@@ -9,41 +10,58 @@ import { kubectlAvailable } from "./_kubectl.ts";
 const req = (authorization?: string) =>
   new Request("http://127.0.0.1/api", authorization ? { headers: { authorization } } : {});
 
-Deno.test("authorizeRequest() lets every request through when no token is set", () => {
-  assert.equal(authorizeRequest(req(), undefined), undefined);
-  assert.equal(authorizeRequest(req("Bearer x"), undefined), undefined);
-});
-
-Deno.test("authorizeRequest() accepts exactly the configured bearer token", async () => {
-  assert.equal(authorizeRequest(req("Bearer s3cret"), "s3cret"), undefined);
-  assert.equal(authorizeRequest(req("bearer  s3cret "), "s3cret"), undefined);
-  for (
-    const h of [undefined, "Bearer", "Bearer s3cre", "Bearer s3cret2", "Basic s3cret", "s3cret"]
-  ) {
-    const res = authorizeRequest(req(h), "s3cret");
-    assert.equal(res?.status, 401, String(h));
-    assert.deepEqual(await res!.json(), {
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message: "Unauthorized",
-      reason: "Unauthorized",
-      code: 401,
-    });
+/** An authenticator over a fresh server context (its storage holds the ServiceAccounts). */
+async function withAuthenticator(
+  adminToken: string | undefined,
+  fn: (authn: ReturnType<typeof createAuthenticator>) => Promise<void> | void,
+) {
+  const server = await startApiServer();
+  try {
+    await fn(createAuthenticator(server.context, { adminToken, signer: createTokenSigner() }));
+  } finally {
+    await server.close();
   }
-});
+}
 
-Deno.test("authorizeRequest() accepts a token iff it equals the configured one", () => {
+Deno.test("the authenticator takes every request as the admin when no token is set", () =>
+  withAuthenticator(undefined, async (authn) => {
+    for (const r of [req(), req("Bearer x"), req("Basic abc")]) {
+      const a = await authn.request(r);
+      assert.equal(a.type === "user" && a.user.name, "kubernetes-admin");
+      assert.ok(a.type === "user" && a.user.groups.includes("system:masters"));
+    }
+  }));
+
+Deno.test("the authenticator accepts exactly the configured bearer token as the admin", () =>
+  withAuthenticator("s3cret", async (authn) => {
+    assert.equal((await authn.request(req("Bearer s3cret"))).type, "user");
+    assert.equal((await authn.request(req("bearer  s3cret "))).type, "user");
+    for (
+      const h of [undefined, "Bearer", "Bearer s3cre", "Bearer s3cret2", "Basic s3cret", "s3cret"]
+    ) {
+      assert.equal((await authn.request(req(h))).type, "unauthorized", String(h));
+    }
+  }));
+
+Deno.test("the authenticator accepts a token iff it equals the configured one", async () => {
   const token = fc.string({ unit: fc.constantFrom("a", "b", "7", "-", "é"), maxLength: 8 })
     .filter((t) => t.trim() === t && t !== "");
-  fc.assert(
-    fc.property(token, token, (given, expected) => {
-      const ok = authorizeRequest(req(`Bearer ${given}`), expected) === undefined;
-      assert.equal(ok, given === expected);
-    }),
-    { numRuns: 300 },
-  );
+  const server = await startApiServer();
+  try {
+    await fc.assert(
+      fc.asyncProperty(token, token, async (given, expected) => {
+        const authn = createAuthenticator(server.context, {
+          adminToken: expected,
+          signer: createTokenSigner(),
+        });
+        const ok = (await authn.request(req(`Bearer ${given}`))).type === "user";
+        assert.equal(ok, given === expected);
+      }),
+      { numRuns: 300 },
+    );
+  } finally {
+    await server.close();
+  }
 });
 
 Deno.test("a server with a token answers 401 to any request without it, on every path", async () => {

@@ -79,7 +79,7 @@ Deno.test({
       await informer.start();
 
       const listed = informer.list().map((o) => o.metadata?.name).sort();
-      assert.deepEqual(listed, ["cm-a", "cm-b"]);
+      assert.deepEqual(listed, ["cm-a", "cm-b", "kube-root-ca.crt"]);
       await eventually(events, (e) => e.type === "add" && e.name === "cm-b", "the listed cm-b");
 
       await send(collection, "POST", {
@@ -105,7 +105,11 @@ Deno.test({
 
       await send(`${collection}/cm-b`, "DELETE", undefined, "application/json");
       await eventually(events, (e) => e.type === "delete" && e.name === "cm-b", "cm-b deleted");
-      assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ["cm-a", "cm-c"]);
+      assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), [
+        "cm-a",
+        "cm-c",
+        "kube-root-ca.crt",
+      ]);
       assert.deepEqual(informerErrors, []);
       const counts = server.requestCounts();
       assert.ok((counts["list configmaps"] ?? 0) >= 1, JSON.stringify(counts));

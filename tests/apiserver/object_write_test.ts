@@ -251,31 +251,41 @@ Deno.test("patch types: json patch, merge patch, strategic merge patch; 415 for 
     assert.equal(missing.status, 404);
   }));
 
-Deno.test("a pod's spec is immutable but for images (and binding once)", () =>
-  withApi(async (api) => {
-    const pods = "/api/v1/namespaces/default/pods";
-    await api.post(pods, {
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name: "p" },
-      spec: { containers: [{ name: "c", image: "a:1" }] },
-    });
-    const image = await api.patch(`${pods}/p`, {
-      spec: { containers: [{ name: "c", image: "a:2" }] },
-    });
-    assert.equal(image.status, 200);
-    const added = await api.patch(`${pods}/p`, {
-      spec: { containers: [{ name: "c", image: "a:2" }, { name: "d", image: "d" }] },
-    });
-    assert.equal(added.status, 422);
-    assert.match(added.body.message, /pod updates may not change fields/);
-    const bind = await api.patch(`${pods}/p`, { spec: { nodeName: "n1" } });
-    assert.equal(bind.status, 200);
-    const rebind = await api.patch(`${pods}/p`, { spec: { nodeName: "n2" } });
-    assert.equal(rebind.status, 422);
-    const labels = await api.patch(`${pods}/p`, { metadata: { labels: { a: "b" } } });
-    assert.equal(labels.status, 200);
-  }));
+Deno.test(
+  "a pod's spec is immutable but for images (and binding once)",
+  () =>
+    withApi(async (api) => {
+      const pods = "/api/v1/namespaces/default/pods";
+      await api.post(pods, {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "p" },
+        spec: { containers: [{ name: "c", image: "a:1" }] },
+      });
+      // Strategic merge (kubectl's patch) keeps the token volume mount the ServiceAccount
+      // admission added; a merge patch would replace the list and drop it, as on a real cluster.
+      const smp = "application/strategic-merge-patch+json";
+      const image = await api.patch(`${pods}/p`, {
+        spec: { containers: [{ name: "c", image: "a:2" }] },
+      }, smp);
+      assert.equal(image.status, 200);
+      const dropped = await api.patch(`${pods}/p`, {
+        spec: { containers: [{ name: "c", image: "a:3" }] },
+      });
+      assert.equal(dropped.status, 422, "a merge patch drops the token mount: spec changed");
+      const added = await api.patch(`${pods}/p`, {
+        spec: { containers: [{ name: "c", image: "a:2" }, { name: "d", image: "d" }] },
+      }, smp);
+      assert.equal(added.status, 422);
+      assert.match(added.body.message, /pod updates may not change fields/);
+      const bind = await api.patch(`${pods}/p`, { spec: { nodeName: "n1" } });
+      assert.equal(bind.status, 200);
+      const rebind = await api.patch(`${pods}/p`, { spec: { nodeName: "n2" } });
+      assert.equal(rebind.status, 422);
+      const labels = await api.patch(`${pods}/p`, { metadata: { labels: { a: "b" } } });
+      assert.equal(labels.status, 200);
+    }, { serviceAccounts: true }),
+);
 
 Deno.test("pods are defaulted on every write: container defaults on create, and a PUT without them is no change", () =>
   withApi(async (api) => {
@@ -285,6 +295,10 @@ Deno.test("pods are defaulted on every write: container defaults on create, and 
       kind: "Pod",
       metadata: { name: "d" },
       spec: {
+        // As the ServiceAccount admission leaves it, without a token volume: a PUT of this
+        // manifest must then be no change at all.
+        serviceAccountName: "default",
+        automountServiceAccountToken: false,
         containers: [
           { name: "a", image: "nginx", ports: [{ containerPort: 80 }] },
           { name: "b", image: "registry.local:5000/app:1.2" },

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { builtinResources } from "../../lib/apiserver/builtin_resources.ts";
+import { servedVerbs } from "../../lib/apiserver/resource_info.ts";
 import { crdResourceInfos } from "../../lib/apiserver/crd_resources.ts";
 import {
   gvDocument,
@@ -150,6 +151,7 @@ Deno.test("gvDocument() of any resources resolves every $ref, tags every kind an
           assert.deepEqual(kindSchema.properties.metadata.allOf, [
             { $ref: `#/components/schemas/${objectMeta}` },
           ]);
+          if (!servedVerbs(info).includes("patch")) continue; // the create-only reviews
           const patches = patchOps(doc, info.kind);
           assert.ok(patches.length >= 1, `no PATCH for ${info.kind}`);
           for (const op of patches) {

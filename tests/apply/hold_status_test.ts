@@ -117,7 +117,9 @@ async function statusWrites(opts: { deferStatus?: boolean; childEventsTrigger: b
       : { watches: [{ resource: cmKind, keys: () => [] }] }),
     ...(opts.deferStatus === undefined ? {} : { deferStatus: opts.deferStatus }),
     reconcile: (p, cache) => {
-      const seen = cache.store(cmKind).list().length;
+      // Only the children: every namespace also has its kube-root-ca.crt ConfigMap.
+      const seen = cache.store(cmKind).list().filter((o) => o.metadata?.name?.endsWith("-cm"))
+        .length;
       const ops: Op[] = seen === 0 ? [child(`${p.metadata!.name}-cm`)] : [];
       const status = (p as { status?: { replicas?: number } }).status;
       if (status?.replicas !== seen) {

@@ -4,7 +4,8 @@ import { type Client, type ClientOptions, createClient } from "../../mod.ts";
 
 /** Starts a server and a client; `close()` closes both. */
 export async function serverAndClient(options: ClientOptions = {}) {
-  const server = await startApiServer();
+  // ConfigMaps are the generic kind here: no kube-root-ca.crt in every namespace.
+  const server = await startApiServer({ serviceAccounts: false });
   const client: Client = createClient({
     server: server.url,
     namespace: "default",

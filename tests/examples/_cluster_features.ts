@@ -15,7 +15,10 @@ export function serves(...resources: readonly [string, string, string][]): boole
   return resources.every(([g, v, p]) => registry.lookup(g, v, p) !== undefined);
 }
 
-/** Whether a claim without a class gets Bound on `startCluster()` within 3 s. */
+/**
+ * Whether a claim without a class gets Bound on `startCluster()` within 3 s once a pod uses it
+ * (the default class binds WaitForFirstConsumer, as kind's does).
+ */
 export async function bindsClaims(): Promise<boolean> {
   const cluster = await startCluster({ simulation: { nodes: 1 } });
   const c = await connect({ kubeconfigYaml: cluster.kubeconfig });
@@ -26,6 +29,15 @@ export async function bindsClaims(): Promise<boolean> {
       ...pvc,
       metadata: { name: "probe", namespace: "default" },
       spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+    });
+    await c.right.create({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "probe", namespace: "default" },
+      spec: {
+        containers: [{ name: "c", image: "busybox" }],
+        volumes: [{ name: "v", persistentVolumeClaim: { claimName: "probe" } }],
+      },
     });
     for (let i = 0; i < 30; i++) {
       const got = await c.right.get<{ status?: { phase?: string } }>(pvc, "probe", {

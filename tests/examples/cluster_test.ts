@@ -13,6 +13,10 @@ Deno.test("examples/cluster.ts --demo-only tours a rollout, a Service, a Statefu
     stdout,
     /pods db-0, db-1, db-2 Running, started in order; claims data-db-0, data-db-1, data-db-2/,
   );
+  assert.match(
+    stdout,
+    /3 claims Bound to volumes the standard class provisioned on [1-3] nodes \(WaitForFirstConsumer\)/,
+  );
   assert.match(stdout, /pods db-0; 3 claims kept/);
   assert.match(stdout, /Job pi Complete: 3\/3 succeeded/);
   assert.match(stdout, /Job flaky Complete: 1\/1 succeeded \(after 1 container restart\)/);

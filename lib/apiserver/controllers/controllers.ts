@@ -10,6 +10,9 @@ import type { SubresourceHandler } from "../router.ts";
 import type { KubeObject } from "../../core/object.ts";
 import { installGarbageCollector } from "./garbage_collector.ts";
 import { installNamespaceController } from "./namespace_controller.ts";
+import { installApiServiceRegistration } from "./api_service_registration.ts";
+import { installClusterRoleAggregation } from "./cluster_role_aggregation.ts";
+import { installServiceAccountController } from "./service_account_controller.ts";
 import { namespaceDeletionBlocked } from "./plan_namespace.ts";
 import { podGracePeriod } from "./pod_grace_period.ts";
 import { bindingHandler } from "./bind_pod.ts";
@@ -23,6 +26,11 @@ export interface ControllerOptions {
   readonly gc?: boolean;
   /** Simulated nodes, scheduler and kubelets; default off (`false`). */
   readonly simulation?: SimulationOptions | false;
+  /**
+   * The CA bundle (PEM) every namespace's `kube-root-ca.crt` ConfigMap publishes; with it the
+   * `default` ServiceAccount and that ConfigMap are kept in every namespace. Default: neither.
+   */
+  readonly rootCaPem?: string;
 }
 
 /** Started controllers. */
@@ -76,7 +84,14 @@ export function createControllers(options: ControllerOptions = {}): Controllers 
         : 0,
     deletionBlocked: namespaceDeletionBlocked,
     start(ctx, endpoint) {
-      const stops: (() => void | Promise<void>)[] = [installNamespaceController(ctx)];
+      const stops: (() => void | Promise<void>)[] = [
+        installNamespaceController(ctx),
+        installApiServiceRegistration(ctx),
+        installClusterRoleAggregation(ctx),
+      ];
+      if (options.rootCaPem !== undefined) {
+        stops.push(installServiceAccountController(ctx, options.rootCaPem));
+      }
       if (gcEnabled) stops.push(installGarbageCollector(ctx));
       if (options.simulation) {
         simulation = installSimulation(ctx, options.simulation, endpoint);

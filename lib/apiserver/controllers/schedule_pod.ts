@@ -12,12 +12,17 @@ import { updateObject } from "../object_write.ts";
 import { bindPod } from "./bind_pod.ts";
 import { pickNode } from "./pick_node.ts";
 import type { EventNote } from "./record_event.ts";
+import { podVolumeReadiness, SELECTED_NODE_ANNOTATION, type VolumeLookup } from "./pod_volumes.ts";
 
 const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /**
  * Binds an unscheduled `pod` to the node {@link pickNode} chooses (event `Scheduled`), or sets
- * its `PodScheduled` condition to `False`/`Unschedulable` once (event `FailedScheduling`).
+ * its `PodScheduled` condition to `False`/`Unschedulable` with the reason (event
+ * `FailedScheduling`, once per message). Its PersistentVolumeClaims take part as in
+ * kube-scheduler's VolumeBinding plugin (see `podVolumeReadiness`): unbound WaitForFirstConsumer
+ * claims get the chosen node in `volume.kubernetes.io/selected-node` and the pod waits for them
+ * to be bound; bound volumes restrict the nodes to their node affinity.
  *
  * @param event records an Event (pass a no-op to record none)
  * @example
@@ -43,40 +48,89 @@ export function schedulePod(
   event: (obj: KubeObject, note: EventNote) => void,
 ): void {
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
-  const node = pickNode(pod, nodes, load);
   const m = pod.metadata!;
-  if (node) {
-    const bound = bindPod(ctx, m.namespace!, m.name!, { target: { kind: "Node", name: node } });
-    event(bound, {
-      reason: "Scheduled",
-      message: `Successfully assigned ${m.namespace}/${m.name} to ${node}`,
-      component: "default-scheduler",
-    });
+  const n = nodes.length;
+  const preemption =
+    `preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.`;
+  const volumes = podVolumeReadiness(pod, storageLookup(ctx));
+  if (volumes.type === "unschedulable") {
+    return unschedulable(`0/${n} nodes are available: ${volumes.reason}. ${preemption}`);
+  }
+  const candidates = nodes.filter(volumes.allows);
+  const claims = volumes.type === "waitForFirstConsumer" ? volumes.claims : [];
+  const chosen = claims.map((c) => c.metadata?.annotations?.[SELECTED_NODE_ANNOTATION])
+    .find((x) => x !== undefined);
+  const previous = chosen ? candidates.filter((c) => c.metadata?.name === chosen) : [];
+  const node = pickNode(pod, previous.length ? previous : candidates, load);
+  if (!node) {
+    const conflicts = n - candidates.length;
+    const rest = candidates.length;
+    const reasons = [
+      ...(conflicts ? [`${conflicts} node(s) had volume node affinity conflict`] : []),
+      ...(rest
+        ? [
+          `${rest} node(s) were not ready, unschedulable, or did not match the pod's node selector or tolerations`,
+        ]
+        : []),
+    ];
+    return unschedulable(`0/${n} nodes are available: ${reasons.join(", ")}. ${preemption}`);
+  }
+  if (claims.length) {
+    // WaitForFirstConsumer: the claims learn the node; the pod is bound once they are.
+    const pvcInfo = ctx.registry.lookup("", "v1", "persistentvolumeclaims")!;
+    for (const claim of claims) {
+      const cm = claim.metadata!;
+      if (cm.annotations?.[SELECTED_NODE_ANNOTATION] === node) continue;
+      updateObject(ctx, pvcInfo, cm.namespace, cm.name!, {
+        ...claim,
+        metadata: { ...cm, annotations: { ...cm.annotations, [SELECTED_NODE_ANNOTATION]: node } },
+      }, { unconditional: true, fieldManager: "kube-scheduler" });
+    }
     return;
   }
-  const status = rec(pod.status);
-  const conds = (Array.isArray(status.conditions) ? status.conditions : []).map(rec);
-  if (conds.some((c) => c.type === "PodScheduled" && c.reason === "Unschedulable")) return;
-  const message = `0/${nodes.length} nodes are available: ${nodes.length} node(s) were ` +
-    "not ready, unschedulable, or did not match the pod's node selector or tolerations.";
-  event(pod, {
-    reason: "FailedScheduling",
-    message,
+  const bound = bindPod(ctx, m.namespace!, m.name!, { target: { kind: "Node", name: node } });
+  event(bound, {
+    reason: "Scheduled",
+    message: `Successfully assigned ${m.namespace}/${m.name} to ${node}`,
     component: "default-scheduler",
-    type: "Warning",
   });
-  updateObject(ctx, podInfo, m.namespace, m.name!, {
-    ...pod,
-    status: {
-      ...status,
-      conditions: [...conds.filter((c) => c.type !== "PodScheduled"), {
-        type: "PodScheduled",
-        status: "False",
-        reason: "Unschedulable",
-        message,
-        lastProbeTime: null,
-        lastTransitionTime: formatTime(ctx.now()),
-      }],
-    },
-  }, { subresource: "status", unconditional: true, fieldManager: "kube-scheduler" });
+
+  function unschedulable(message: string): void {
+    const status = rec(pod.status);
+    const conds = (Array.isArray(status.conditions) ? status.conditions : []).map(rec);
+    if (
+      conds.some((c) =>
+        c.type === "PodScheduled" && c.reason === "Unschedulable" && c.message === message
+      )
+    ) return;
+    event(pod, {
+      reason: "FailedScheduling",
+      message,
+      component: "default-scheduler",
+      type: "Warning",
+    });
+    updateObject(ctx, podInfo, m.namespace, m.name!, {
+      ...pod,
+      status: {
+        ...status,
+        conditions: [...conds.filter((c) => c.type !== "PodScheduled"), {
+          type: "PodScheduled",
+          status: "False",
+          reason: "Unschedulable",
+          message,
+          lastProbeTime: null,
+          lastTransitionTime: formatTime(ctx.now()),
+        }],
+      },
+    }, { subresource: "status", unconditional: true, fieldManager: "kube-scheduler" });
+  }
+}
+
+/** Claims, volumes and classes as the scheduler reads them from storage. */
+export function storageLookup(ctx: ServerContext): VolumeLookup {
+  return {
+    claim: (ns, name) => ctx.storage.get("/persistentvolumeclaims", `${ns}/${name}`)?.object,
+    volume: (name) => ctx.storage.get("/persistentvolumes", name)?.object,
+    storageClass: (name) => ctx.storage.get("storage.k8s.io/storageclasses", name)?.object,
+  };
 }

@@ -230,9 +230,27 @@ export function installSimulation(
     createObject(ctx, nodeInfo, undefined, simulatedNode(i));
     setReady(name, true);
   }
+  /** A claim, volume or class changed: pending pods of the namespace may now fit. */
+  function deliverStorage(e: StoredEvent): void {
+    const ns = e.object.metadata?.namespace;
+    for (const key of pending) {
+      if (ns === undefined || key.startsWith(`${ns}/`)) scheduleDue.add(key);
+    }
+    kick();
+  }
+  const storageKeys = [
+    "/persistentvolumeclaims",
+    "/persistentvolumes",
+    "storage.k8s.io/storageclasses",
+  ];
   const unsubscribe = [
     ctx.storage.hub.subscribe(podInfo.storageKey, { deliver: deliverPod }),
     ctx.storage.hub.subscribe(nodeInfo.storageKey, { deliver: deliverNode }),
+    ctx.storage.hub.subscribeAll({
+      deliver: (e) => {
+        if (pending.size && storageKeys.includes(e.storageKey)) deliverStorage(e);
+      },
+    }),
   ];
   for (const s of ctx.storage.list(podInfo.storageKey)) {
     deliverPod({ rv: 0, type: "ADDED", storageKey: podInfo.storageKey, object: s.object });

@@ -246,6 +246,14 @@ export function defaultPodSpec(given: unknown): Obj {
   if (spec.imagePullSecrets !== undefined) {
     spec.imagePullSecrets = mapList(spec.imagePullSecrets, localRef);
   }
+  // v1 conversion (both ways): the deprecated serviceAccount fills an empty
+  // serviceAccountName, and is written back as its mirror.
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === "string" && spec.serviceAccount) {
+    spec.serviceAccountName = spec.serviceAccount;
+  }
+  if (typeof spec.serviceAccountName === "string" && spec.serviceAccountName) {
+    spec.serviceAccount = spec.serviceAccountName;
+  }
   return spec;
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ResourceInfo } from "../resource_info.ts";
+import { type ResourceInfo, servedVerbs } from "../resource_info.ts";
 import { type Gvk, s, type Schema } from "./schema_builder.ts";
 import { metaV1 } from "./meta_schemas.ts";
 
@@ -153,17 +153,21 @@ export function resourcePaths(
     parameters: common(true),
   });
   const collection = `${prefix}${scope}/${info.plural}`;
+  const create = op("create", "post", info.kind, {
+    parameters: writeParams,
+    requestBody: body(["*/*"], kindRef),
+    responses: ok(kindRef, ["200", "201", "202"]),
+  });
+  if (!servedVerbs(info).includes("get")) {
+    return { [collection]: { post: create, parameters: common(false) } };
+  }
   const paths: Record<string, Schema> = {
     [collection]: {
       get: op("list", "list", info.kind, {
         parameters: listParams,
         responses: ok(s.ref(names.listName)),
       }),
-      post: op("create", "post", info.kind, {
-        parameters: writeParams,
-        requestBody: body(["*/*"], kindRef),
-        responses: ok(kindRef, ["200", "201", "202"]),
-      }),
+      post: create,
       delete: op("deletecollection", "deletecollection", info.kind, {
         parameters: [...deleteParams, ...listParams.slice(0, 5)],
         responses: ok(status),

@@ -18,3 +18,4 @@ export {
 } from "./generate_certificates.ts";
 export { loadOrCreateCertificates } from "./load_or_create_certificates.ts";
 export { der } from "./der.ts";
+export { PLACEHOLDER_CA_PEM } from "./placeholder_ca.ts";

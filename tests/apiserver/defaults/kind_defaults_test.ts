@@ -19,7 +19,10 @@ interface Case {
   readonly source: string;
   readonly path: string;
   readonly input: Obj;
-  /** The real server's answer, without server-set metadata; `<ip>`, `<port>`, `<uid>` match any. */
+  /**
+   * The real server's answer, without server-set metadata; `<ip>`, `<port>`, `<uid>` and
+   * `<access>` (the token volume's generated name) match any.
+   */
   readonly expected: Obj;
 }
 
@@ -237,13 +240,45 @@ const cases: Case[] = [
             successThreshold: 1,
             timeoutSeconds: 1,
           },
-          volumeMounts: [{ name: "scratch", mountPath: "/tmp" }],
+          // ServiceAccount admission mounts the projected token volume.
+          volumeMounts: [{ name: "scratch", mountPath: "/tmp" }, {
+            name: "<access>",
+            readOnly: true,
+            mountPath: "/var/run/secrets/kubernetes.io/serviceaccount",
+          }],
         })],
         enableServiceLinks: true,
         volumes: [{ name: "scratch", emptyDir: {} }, {
           name: "cfg",
           configMap: { name: "c", defaultMode: 420 },
+        }, {
+          name: "<access>",
+          projected: {
+            defaultMode: 420,
+            sources: [
+              { serviceAccountToken: { expirationSeconds: 3607, path: "token" } },
+              {
+                configMap: {
+                  name: "kube-root-ca.crt",
+                  items: [{ key: "ca.crt", path: "ca.crt" }],
+                },
+              },
+              {
+                downwardAPI: {
+                  items: [{
+                    path: "namespace",
+                    fieldRef: { apiVersion: "v1", fieldPath: "metadata.namespace" },
+                  }],
+                },
+              },
+            ],
+          },
         }],
+        // ServiceAccount and Priority admission.
+        serviceAccountName: "default",
+        serviceAccount: "default",
+        priority: 0,
+        preemptionPolicy: "PreemptLowerPriority",
         ...podSpecDefaults,
       },
       status: { phase: "Pending", qosClass: "Burstable" },
@@ -475,6 +510,9 @@ const cases: Case[] = [
 /** Whether `actual` has every field of `expected` (lists item by item, placeholders allowed). */
 function contains(actual: unknown, expected: unknown, at: string): void {
   if (expected === "<ip>") return assert.match(String(actual), /^10\.\d+\.\d+\.\d+$/, at);
+  if (expected === "<access>") {
+    return assert.match(String(actual), /^kube-api-access-[a-z0-9]{5}$/, at);
+  }
   if (expected === "<uid>") return assert.match(String(actual), /^[0-9a-f-]{36}$/, at);
   if (expected === "<port>") {
     return assert.ok(typeof actual === "number" && actual >= 30000 && actual <= 32767, at);

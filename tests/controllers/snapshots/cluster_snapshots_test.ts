@@ -9,25 +9,36 @@ import { type TestCluster, withCluster } from "../workloads/_cluster.ts";
 
 const VS = "snapshot.storage.k8s.io/v1";
 
-/** A claim, marked Bound by hand (as a provisioner would). */
+/** A claim bound to a volume made for it (a pre-bound PersistentVolume the binder binds). */
 async function boundClaim(t: TestCluster, name: string, size = "2Gi"): Promise<void> {
+  await t.create({
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: { name: `pv-${name}` },
+    spec: {
+      capacity: { storage: size },
+      accessModes: ["ReadWriteOnce"],
+      storageClassName: "standard",
+      hostPath: { path: `/data/${name}` },
+      claimRef: { namespace: "default", name },
+    },
+  });
   await t.create({
     apiVersion: "v1",
     kind: "PersistentVolumeClaim",
     metadata: { name },
-    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: size } } },
+    spec: {
+      accessModes: ["ReadWriteOnce"],
+      resources: { requests: { storage: size } },
+      volumeName: `pv-${name}`,
+    },
   });
-  const r = await t.client.patch({ apiVersion: "v1", kind: "PersistentVolumeClaim" }, name, {
-    namespace: "default",
-    subresource: "status",
-    patch: { type: "merge", body: { status: { phase: "Bound", capacity: { storage: size } } } },
-  });
-  assert.ok(E.isRight(r), E.isLeft(r) ? r.left.message : "");
-  const v = await t.client.patch({ apiVersion: "v1", kind: "PersistentVolumeClaim" }, name, {
-    namespace: "default",
-    patch: { type: "merge", body: { spec: { volumeName: `pv-${name}` } } },
-  });
-  assert.ok(E.isRight(v), E.isLeft(v) ? v.left.message : "");
+  await t.until(
+    `claim ${name} Bound`,
+    async () =>
+      (await t.get<{ status?: { phase?: string } }>("v1", "PersistentVolumeClaim", name))?.status
+        ?.phase === "Bound",
+  );
 }
 
 const snapshot = (name: string, claim: string, cls?: string): KubeObject => ({

@@ -1,0 +1,47 @@
+/**
+ * The admission plugins of the embedded API server that need the cluster's other objects:
+ * ServiceAccount and Priority for pods. {@link installAdmission} wraps the pod hooks.
+ *
+ * @module
+ */
+import type { ServerContext } from "../context.ts";
+import { admitServiceAccount } from "./service_account_admission.ts";
+import { admitPriority, keepPriority } from "./priority_admission.ts";
+
+export {
+  admitServiceAccount,
+  ROOT_CA_CONFIGMAP,
+  SERVICE_ACCOUNT_MOUNT_PATH,
+  serviceAccountVolume,
+} from "./service_account_admission.ts";
+export { admitPriority, keepPriority } from "./priority_admission.ts";
+
+/**
+ * Runs the ServiceAccount (unless `serviceAccounts: false`) and Priority plugins on every pod create, after the pod kind's own
+ * create preparation; updates keep the priority the create set.
+ *
+ * @example
+ * ```ts
+ * import { startApiServer } from "../server.ts";
+ * const server = await startApiServer(); // installs the admission plugins
+ * await server.close();
+ * ```
+ */
+export function installAdmission(
+  ctx: ServerContext,
+  options: { readonly serviceAccounts?: boolean } = {},
+): void {
+  const pods = ctx.hooks.get("/pods") ?? {};
+  ctx.hooks.set("/pods", {
+    ...pods,
+    prepareCreate(obj, c) {
+      pods.prepareCreate?.(obj, c);
+      if (options.serviceAccounts ?? true) admitServiceAccount(c, obj);
+      admitPriority(c, obj);
+    },
+    validate(obj, old) {
+      if (old) keepPriority(obj, old);
+      return pods.validate?.(obj, old) ?? [];
+    },
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The ServiceAccount admission plugin for pods: a pod runs as `default` unless it names a
+ * ServiceAccount, which must exist; unless automounting is off it gets the projected
+ * `kube-api-access-*` volume (bound token, `kube-root-ca.crt`, namespace) mounted where
+ * in-cluster clients look.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../core/object.ts";
+import { isPlainObject } from "../../core/object.ts";
+import type { ServerContext } from "../context.ts";
+import { fail } from "../http_util.ts";
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
+
+/** Where the token, CA and namespace are mounted in every container. */
+export const SERVICE_ACCOUNT_MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+/** The ConfigMap with the cluster's CA bundle in every namespace. */
+export const ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
+
+const alphabet = "bcdfghjklmnpqrstvwxz2456789";
+const suffix = () =>
+  Array.from({ length: 5 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join("");
+
+/** The projected volume kube-apiserver adds (token lifetime 3607 s, as kubelets ask). */
+export function serviceAccountVolume(name: string): Obj {
+  return {
+    name,
+    projected: {
+      defaultMode: 420,
+      sources: [
+        { serviceAccountToken: { expirationSeconds: 3607, path: "token" } },
+        { configMap: { name: ROOT_CA_CONFIGMAP, items: [{ key: "ca.crt", path: "ca.crt" }] } },
+        {
+          downwardAPI: {
+            items: [{
+              path: "namespace",
+              fieldRef: { apiVersion: "v1", fieldPath: "metadata.namespace" },
+            }],
+          },
+        },
+      ],
+    },
+  };
+}
+
+function mountInto(containers: unknown, volume: string): unknown {
+  if (!Array.isArray(containers)) return containers;
+  return containers.map((c) => {
+    if (!isPlainObject(c)) return c;
+    const mounts = list(c.volumeMounts);
+    if (mounts.some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)) return c;
+    return {
+      ...c,
+      volumeMounts: [...mounts, {
+        name: volume,
+        readOnly: true,
+        mountPath: SERVICE_ACCOUNT_MOUNT_PATH,
+      }],
+    };
+  });
+}
+
+/**
+ * Admits a pod being created (mutating `pod`): defaults `serviceAccountName` (and the
+ * deprecated `serviceAccount`), refuses a missing ServiceAccount with kube-apiserver's 403,
+ * and adds the token volume and mounts.
+ *
+ * @example
+ * ```ts ignore
+ * admitServiceAccount(ctx, pod); // pod.spec.serviceAccountName === "default"
+ * ```
+ */
+export function admitServiceAccount(ctx: ServerContext, pod: KubeObject): void {
+  const spec = rec(pod.spec);
+  const name = typeof spec.serviceAccountName === "string" && spec.serviceAccountName
+    ? spec.serviceAccountName
+    : typeof spec.serviceAccount === "string" && spec.serviceAccount
+    ? spec.serviceAccount
+    : "default";
+  const ns = pod.metadata?.namespace ?? "";
+  const sa = ctx.storage.get("/serviceaccounts", `${ns}/${name}`)?.object;
+  if (!sa) {
+    const podName = pod.metadata?.name ?? "";
+    fail(
+      "Forbidden",
+      `pods "${podName}" is forbidden: error looking up service account ${ns}/${name}: serviceaccount "${name}" not found`,
+      { ...(podName ? { name: podName } : {}), kind: "pods" },
+    );
+  }
+  spec.serviceAccountName = name;
+  spec.serviceAccount = name;
+  const automount = typeof spec.automountServiceAccountToken === "boolean"
+    ? spec.automountServiceAccountToken
+    : sa.automountServiceAccountToken !== false;
+  const volumes = list(spec.volumes);
+  const mounted = list(spec.containers).some((c) =>
+    list(c.volumeMounts).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)
+  );
+  if (automount && !mounted) {
+    const volume = `kube-api-access-${suffix()}`;
+    spec.volumes = [...volumes, serviceAccountVolume(volume)];
+    spec.containers = mountInto(spec.containers, volume);
+    if (spec.initContainers !== undefined) {
+      spec.initContainers = mountInto(spec.initContainers, volume);
+    }
+  }
+  pod.spec = spec;
+}

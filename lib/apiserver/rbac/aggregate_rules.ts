@@ -1,0 +1,57 @@
+/**
+ * `aggregateRules()`: the rules of an aggregated ClusterRole, from the ClusterRoles its
+ * `aggregationRule` selects.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../core/object.ts";
+import { isPlainObject } from "../../core/object.ts";
+import { deepEqual } from "../../core/deep_equal.ts";
+import { fromLabelSelectorObject, matchesLabels } from "../../core/label_selector.ts";
+import type { PolicyRule } from "./types.ts";
+
+/** The label selectors of a ClusterRole's aggregationRule, or undefined when it has none. */
+export function aggregationSelectors(role: KubeObject): unknown[] | undefined {
+  const rule = role.aggregationRule;
+  if (!isPlainObject(rule)) return undefined;
+  return Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : [];
+}
+
+/**
+ * The rules an aggregated ClusterRole should carry: those of every other ClusterRole matched
+ * by any of its selectors, in name order, each distinct rule once — as kube-controller-manager's
+ * clusterrole-aggregation controller computes them. Undefined for a role without an
+ * aggregationRule.
+ *
+ * @example
+ * ```ts
+ * import { aggregateRules } from "./aggregate_rules.ts";
+ * const admin = { metadata: { name: "admin" }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { "x/aggregate-to-admin": "true" } }] } };
+ * const extra = { metadata: { name: "widgets-admin", labels: { "x/aggregate-to-admin": "true" } },
+ *   rules: [{ verbs: ["*"], apiGroups: ["example.com"], resources: ["widgets"] }] };
+ * aggregateRules(admin, [admin, extra])?.length; // 1
+ * ```
+ */
+export function aggregateRules(
+  role: KubeObject,
+  all: readonly KubeObject[],
+): PolicyRule[] | undefined {
+  const selectors = aggregationSelectors(role);
+  if (!selectors) return undefined;
+  const parsed = selectors.flatMap((s) => {
+    if (!isPlainObject(s)) return [];
+    const r = fromLabelSelectorObject(s);
+    return r._tag === "Right" ? [r.right] : [];
+  });
+  const sources = all
+    .filter((o) => o.metadata?.name !== role.metadata?.name)
+    .filter((o) => parsed.some((sel) => matchesLabels(sel, o.metadata?.labels ?? {})))
+    .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
+  const rules: PolicyRule[] = [];
+  for (const source of sources) {
+    for (const rule of Array.isArray(source.rules) ? source.rules : []) {
+      if (!rules.some((r) => deepEqual(r, rule))) rules.push(rule as PolicyRule);
+    }
+  }
+  return rules;
+}
