@@ -104,6 +104,14 @@ const dryRunArgs = (args: readonly string[]) => {
   return [...head, "--dry-run=client", "-o", "json", ...tail];
 };
 
+/** The args with `-v=8` (kubectl then logs its request headers), before any `--`. */
+const verbose = (args: readonly string[]) => {
+  const i = args.indexOf("--");
+  return i < 0 ? [...args, "-v=8"] : [...args.slice(0, i), "-v=8", ...args.slice(i)];
+};
+const sentProtobuf =
+  /round_trippers\.go:\d+\]\s+Content-Type: application\/vnd\.kubernetes\.protobuf/;
+
 /** Whether `actual` has every field of `expected` with the same value. */
 function contains(actual: unknown, expected: unknown, at = ""): string[] {
   if (expected === null) return [];
@@ -133,8 +141,9 @@ Deno.test({
         await t.step(`kubectl ${c.args.join(" ")}`, async () => {
           const meant = await kubectl.run(dryRunArgs(c.args));
           assert.equal(meant.code, 0, meant.stderr);
-          const r = await kubectl.run(c.args);
+          const r = await kubectl.run(verbose(c.args));
           assert.equal(r.code, 0, r.stderr);
+          assert.match(r.stderr, sentProtobuf, "kubectl sent a protobuf body");
           const obj = JSON.parse(meant.stdout);
           // Read back at the version kubectl sent (autoscale sends autoscaling/v1).
           const [group, version] = String(obj.apiVersion).split("/");
@@ -152,6 +161,19 @@ Deno.test({
           const { status: _s, ...sent } = obj;
           if (c.resource === "secrets") delete sent.stringData;
           assert.deepEqual(contains(stored, sent), []);
+        });
+      }
+      // Creates that answer instead of storing: a token, access reviews.
+      for (
+        const args of [["create", "token", "robot"], ["auth", "can-i", "get", "pods"], [
+          "auth",
+          "whoami",
+        ]]
+      ) {
+        await t.step(`kubectl ${args.join(" ")}`, async () => {
+          const r = await kubectl.run(verbose(args));
+          assert.equal(r.code, 0, r.stderr);
+          assert.match(r.stderr, sentProtobuf, "kubectl sent a protobuf body");
         });
       }
       // Kinds kubectl can create that this server does not serve yet are reported here.
