@@ -6,7 +6,8 @@
  * - a revision's `data` is the strategic merge patch that restores the template
  *   (`{"spec":{"template":{...,"$patch":"replace"}}}`), which is what `kubectl rollout undo`
  *   sends back;
- * - the current template's revision is `<parent>-<hash>`, numbered one above the highest;
+ * - the current template's revision is `<parent>-<hash>`, numbered one above the highest,
+ *   with the template's labels and the parent's annotations (its change-cause);
  *   when a template comes back (a rollback), its old revision is renumbered instead of a new
  *   one being made;
  * - beyond `revisionHistoryLimit` (default 10), the oldest revisions no live pod uses are
@@ -146,7 +147,9 @@ export function planHistory(
           name,
           ...(namespace ? { namespace } : {}),
           labels: { ...labels, [CONTROLLER_REVISION_HASH_LABEL]: opts.hash },
-          ...(parent.kind === "DaemonSet" && parent.metadata?.annotations
+          // Both controllers copy the parent's annotations (kubernetes.io/change-cause, which
+          // `kubectl rollout history` shows).
+          ...(parent.metadata?.annotations
             ? { annotations: { ...parent.metadata.annotations } }
             : {}),
           ownerReferences: [ownerReference(parent as DeepReadonly<KubeObject>)],

@@ -13,7 +13,11 @@ const manifest = (kind: "DaemonSet" | "StatefulSet", image: string) =>
   JSON.stringify({
     apiVersion: "apps/v1",
     kind,
-    metadata: { name: "app", namespace: "default" },
+    metadata: {
+      name: "app",
+      namespace: "default",
+      annotations: { "kubernetes.io/change-cause": `to ${image}` },
+    },
     spec: {
       ...(kind === "StatefulSet" ? { serviceName: "app", replicas: 2 } : {}),
       selector: { matchLabels: { app: kind.toLowerCase() } },
@@ -57,7 +61,11 @@ Deno.test({
             await run(["apply", "-f", "-"], manifest(kind, "busybox:1.37"));
             await run(["rollout", "status", what, "--timeout=20s"]);
             const history = await run(["rollout", "history", what]);
-            assert.match(history, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+            // Each revision carries the parent's annotations: its change-cause.
+            assert.match(
+              history,
+              /REVISION\s+CHANGE-CAUSE\n1\s+to busybox:1\.36\n2\s+to busybox:1\.37/,
+            );
             const rev1 = await run(["rollout", "history", what, "--revision=1"]);
             assert.match(rev1, /Image:\s+busybox:1\.36/);
             const revisions = await run([
@@ -78,7 +86,10 @@ Deno.test({
             assert.equal(await image(what), "busybox:1.36");
             // The restored template's revision is renumbered, not duplicated.
             const after = await run(["rollout", "history", what]);
-            assert.match(after, /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
+            assert.match(
+              after,
+              /REVISION\s+CHANGE-CAUSE\n2\s+to busybox:1\.37\n3\s+to busybox:1\.36/,
+            );
             const r = await kubectl.run(["rollout", "undo", what, "--to-revision=9"]);
             assert.notEqual(r.code, 0);
             assert.match(r.stderr, /unable to find specified revision 9 in history/);
