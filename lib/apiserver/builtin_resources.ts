@@ -257,6 +257,7 @@ const specs: Spec[] = [
     shortNames: ["crd", "crds"],
     status: true,
     generation: true,
+    unconditionalUpdate: false,
   },
   {
     gv: "v1",

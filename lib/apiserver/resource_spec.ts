@@ -41,6 +41,11 @@ export interface ResourceSpec {
   readonly convert?: ResourceInfo["convert"];
   /** Served verbs when not the standard ones (`["create"]` for the review kinds). */
   readonly verbs?: readonly string[];
+  /**
+   * Whether an update without a resourceVersion (or with "0") is unconditional (default
+   * true; false for CRDs and APIServices, as their registry strategies say).
+   */
+  readonly unconditionalUpdate?: boolean;
 }
 
 /** A string, or undefined for null and undefined. */
@@ -101,7 +106,7 @@ export function resourceInfoOf(s: ResourceSpec): ResourceInfo {
       : undefined,
     extraSubresources: s.extra ?? [],
     hasGeneration: s.generation ?? false,
-    allowUnconditionalUpdate: true,
+    allowUnconditionalUpdate: s.unconditionalUpdate ?? true,
     returnDeletedObject: s.returnDeleted ?? false,
     nameRule: s.nameRule ?? "subdomain",
     fieldSelectors: s.fields ?? {},

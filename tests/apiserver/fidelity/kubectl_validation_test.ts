@@ -2,7 +2,7 @@
  * Fidelity, validation: kube-apiserver's answers, word for word, to a Deployment whose
  * selector does not match its labels, a changed Service `clusterIP` or Deployment selector,
  * deleting `default`/`kube-system`/`kube-public`; `resourceVersion: "0"` is an unconditional
- * update.
+ * update, except for CRDs and custom resources (`AllowUnconditionalUpdate` false).
  */
 import assert from "node:assert/strict";
 import { startApiServer } from "../../../lib/apiserver/server.ts";
@@ -44,6 +44,27 @@ spec:
   clusterIP: 10.96.100.100
   selector: {app: web}
   ports: [{port: 80}]
+`;
+
+const crd = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+const gadget = `
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: g1, namespace: default}
+spec: {size: 1}
 `;
 
 Deno.test({
@@ -118,6 +139,35 @@ Deno.test({
         ok(await k(["replace", "-f", "-"], JSON.stringify(cm)), "replace");
         assert.equal(ok(await k(["get", "cm", "c", "-o", "jsonpath={.data.a}"]), "get"), "2");
       });
+
+      await t.step(
+        "... but not for CRDs and custom resources (their strategies say no)",
+        async () => {
+          ok(await k(["apply", "-f", "-"], crd), "apply crd");
+          ok(await k(["wait", "--for=condition=established", "crd/gadgets.example.com"]), "wait");
+          ok(await k(["apply", "-f", "-"], gadget), "apply gadget");
+          for (
+            const [what, message] of [
+              [
+                "crd/gadgets.example.com",
+                'The customresourcedefinitions "gadgets.example.com" is invalid: ' +
+                "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update",
+              ],
+              [
+                "gadget/g1",
+                'The gadgets "g1" is invalid: ' +
+                "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update",
+              ],
+            ]
+          ) {
+            const obj = JSON.parse(ok(await k(["get", what, "-o", "json"]), "get"));
+            obj.metadata.resourceVersion = "0";
+            const r = await k(["replace", "-f", "-"], JSON.stringify(obj));
+            assert.notEqual(r.code, 0, what);
+            assert.equal(r.stderr.trim(), message);
+          }
+        },
+      );
     } finally {
       await kubectl.dispose();
       await server.close();
