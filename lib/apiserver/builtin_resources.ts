@@ -53,6 +53,7 @@ const specs: Spec[] = [
     namespaced: false,
     shortNames: ["no"],
     status: true,
+    statusOnCreate: true,
     fields: { "spec.unschedulable": (o) => String(at(o, "spec", "unschedulable") ?? false) },
     columns: [
       col("Status", (o) => {

@@ -26,6 +26,11 @@ export interface KindHooks {
    * client left out.
    */
   readonly prepareUpdate?: (obj: KubeObject, old: KubeObject, ctx: ServerContext) => void;
+  /**
+   * Finalizers the first delete request adds before the deletion is deferred (a CRD's
+   * `customresourcecleanup.apiextensions.k8s.io`, which kube's CRD registry adds on delete).
+   */
+  readonly finalizersOnDelete?: readonly string[];
   /** Kind-specific validation on create (old undefined) and update. */
   readonly validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
   /** Called after a committed write of this kind (in the write path: must not write). */

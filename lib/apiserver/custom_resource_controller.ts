@@ -212,9 +212,16 @@ export function installCustomResourceController(
         names.listKind ??= `${names.kind}List`;
       }
       if (spec) spec.conversion ??= { strategy: "None" };
-      const fin = obj.metadata!.finalizers ?? [];
-      if (!fin.includes(cleanupFinalizer)) obj.metadata!.finalizers = [...fin, cleanupFinalizer];
+      // The strategy's PrepareForCreate: an empty status with the storage version stored.
+      const versions = spec && Array.isArray(spec.versions) ? spec.versions : [];
+      const storage = versions.find((v) => isPlainObject(v) && v.storage === true);
+      obj.status = {
+        acceptedNames: { plural: "", kind: "" },
+        storedVersions: storage && isPlainObject(storage) ? [storage.name] : [],
+      };
     },
+    // Added by the first delete (kube's CRD REST Delete), not on create.
+    finalizersOnDelete: [cleanupFinalizer],
     validate: (obj) => validate(obj),
     afterCommit(type, obj) {
       const crd = obj as unknown as Crd;

@@ -112,6 +112,11 @@ export function deleteObject(
   }
   const key = storeKey(info, namespace, name);
   const finalizers = [...(meta.finalizers ?? [])];
+  if (!meta.deletionTimestamp) {
+    for (const f of ctx.hooks.get(info.storageKey)?.finalizersOnDelete ?? []) {
+      if (!finalizers.includes(f)) finalizers.push(f);
+    }
+  }
   const policy = opts.propagationPolicy ??
     (finalizers.includes("orphan")
       ? "Orphan"

@@ -245,7 +245,7 @@ export function prepareCreate(
   delete meta.managedFields;
   if (info.hasGeneration || info.isCustom) meta.generation = 1;
   else delete meta.generation;
-  if (info.hasStatus) delete obj.status;
+  if (info.hasStatus && !info.statusOnCreate) delete obj.status;
   ctx.hooks.get(info.storageKey)?.prepareCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
   stampManagedFields(ctx, info, undefined, object, opts);

@@ -83,6 +83,11 @@ export interface ResourceInfo {
   /** Storage identity shared by all versions of one resource: `group/plural`. */
   readonly storageKey: string;
   readonly hasStatus: boolean;
+  /**
+   * A create keeps the status it is sent (Nodes: the kubelet registers with its status, and
+   * kube's node strategy lets "all fields, including status" be set on create).
+   */
+  readonly statusOnCreate?: boolean;
   readonly scale?: ScaleInfo;
   /**
    * Extra subresources (e.g. `binding`) with their verbs, and the group/version of their kind

@@ -19,6 +19,8 @@ export interface ResourceSpec {
   readonly categories?: string[];
   /** Has a status subresource. */
   readonly status?: boolean;
+  /** A create keeps the status it is sent (Nodes). */
+  readonly statusOnCreate?: boolean;
   /** Has a scale subresource (`.spec.replicas`, `.status.replicas`, `.status.selector`). */
   readonly scale?: boolean;
   /** Spec changes bump `metadata.generation`. */
@@ -97,6 +99,7 @@ export function resourceInfoOf(s: ResourceSpec): ResourceInfo {
     ...(s.verbs ? { verbs: s.verbs } : {}),
     ...(s.nameCell ? { nameCell: s.nameCell } : {}),
     hasStatus: s.status ?? false,
+    ...(s.statusOnCreate ? { statusOnCreate: true } : {}),
     scale: s.scale
       ? {
         specReplicasPath: ".spec.replicas",

@@ -36,7 +36,8 @@ const rbacGroup = "rbac.authorization.k8s.io";
 const subject = (s: Obj): Obj => {
   if (s.apiGroup === undefined || s.apiGroup === "") {
     if (s.kind === "User" || s.kind === "Group") s.apiGroup = rbacGroup;
-    else if (s.kind === "ServiceAccount") s.apiGroup = "";
+    // "" for ServiceAccounts, which Go leaves out (`apiGroup,omitempty`).
+    else if (s.kind === "ServiceAccount") delete s.apiGroup;
   }
   return s;
 };

@@ -11,20 +11,9 @@
 import assert from "node:assert/strict";
 import { startApiServer } from "../../../lib/apiserver/server.ts";
 import type { KubeObject } from "../../../lib/core/object.ts";
+import { assertCreateDefaults, type Case } from "./_compare.ts";
 
 type Obj = Record<string, unknown>;
-
-interface Case {
-  readonly name: string;
-  readonly source: string;
-  readonly path: string;
-  readonly input: Obj;
-  /**
-   * The real server's answer, without server-set metadata; `<ip>`, `<port>`, `<uid>` and
-   * `<access>` (the token volume's generated name) match any.
-   */
-  readonly expected: Obj;
-}
 
 const container = (image: string, extra: Obj = {}) => ({ name: "c", image, ...extra });
 const defaultedContainer = (image: string, pull: string, extra: Obj = {}) => ({
@@ -507,57 +496,12 @@ const cases: Case[] = [
   },
 ];
 
-/** Whether `actual` has every field of `expected` (lists item by item, placeholders allowed). */
-function contains(actual: unknown, expected: unknown, at: string): void {
-  if (expected === "<ip>") return assert.match(String(actual), /^10\.\d+\.\d+\.\d+$/, at);
-  if (expected === "<access>") {
-    return assert.match(String(actual), /^kube-api-access-[a-z0-9]{5}$/, at);
-  }
-  if (expected === "<uid>") return assert.match(String(actual), /^[0-9a-f-]{36}$/, at);
-  if (expected === "<port>") {
-    return assert.ok(typeof actual === "number" && actual >= 30000 && actual <= 32767, at);
-  }
-  if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), `${at}: expected a list, got ${JSON.stringify(actual)}`);
-    assert.equal(actual.length, expected.length, `${at}: ${JSON.stringify(actual)}`);
-    expected.forEach((e, i) => contains(actual[i], e, `${at}[${i}]`));
-    return;
-  }
-  if (expected !== null && typeof expected === "object") {
-    assert.ok(
-      actual !== null && typeof actual === "object",
-      `${at}: got ${JSON.stringify(actual)}`,
-    );
-    for (const [k, v] of Object.entries(expected)) {
-      contains((actual as Obj)[k], v, `${at}.${k}`);
-    }
-    return;
-  }
-  assert.deepEqual(actual, expected, at);
-}
-
-/** No spec field beyond what the user sent and the defaults the table names. */
-function noOtherFields(actual: unknown, ...known: unknown[]): string[] {
-  const keys = (o: unknown) => Object.keys((o ?? {}) as Obj);
-  const allowed = new Set(known.flatMap(keys));
-  return keys(actual).filter((k) => !allowed.has(k));
-}
-
 Deno.test("built-in kinds get kube-apiserver's defaults on create (table, per kind)", async (t) => {
   const server = await startApiServer();
   try {
     for (const c of cases) {
       await t.step(`${c.name} — ${c.source}`, async () => {
-        const res = await fetch(server.url + c.path, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(c.input),
-        });
-        const body = await res.json() as KubeObject & Obj;
-        assert.equal(res.status, 201, JSON.stringify(body));
-        contains(body, c.expected, c.name);
-        // No default beyond the ones named (the whole spec is spelled out, or the input's).
-        assert.deepEqual(noOtherFields(body.spec, c.input.spec, c.expected.spec), [], c.name);
+        await assertCreateDefaults(server.url, c);
       });
     }
   } finally {

@@ -304,7 +304,7 @@ Deno.test("defaults of kinds kube-apiserver defaults beyond the workloads", () =
     roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
     subjects: [
       { kind: "User", name: "a", apiGroup: "rbac.authorization.k8s.io" },
-      { kind: "ServiceAccount", name: "b", apiGroup: "" },
+      { kind: "ServiceAccount", name: "b" }, // apiGroup "" is left out (omitempty)
     ],
   });
   const pc = {} as KubeObject;
