@@ -263,7 +263,13 @@ const cases: Case[] = [
             ],
           },
         }],
-        // ServiceAccount and Priority admission.
+        // DefaultTolerationSeconds, ServiceAccount and Priority admission.
+        tolerations: ["not-ready", "unreachable"].map((t) => ({
+          key: `node.kubernetes.io/${t}`,
+          operator: "Exists",
+          effect: "NoExecute",
+          tolerationSeconds: 300,
+        })),
         serviceAccountName: "default",
         serviceAccount: "default",
         priority: 0,
