@@ -45,8 +45,8 @@ function namesConflict(ctx: ServerContext, crd: Crd): string | undefined {
 export interface CustomResourceControllerOptions {
   /** The resources a CRD serves (`crdResourceInfos`, or `customResourceInfos` without CEL). */
   readonly resourceInfos: (crd: Crd) => ResourceInfo[];
-  /** Field errors of a CRD on create and update (`validateCrd`), or none. */
-  readonly validate: (crd: KubeObject) => FieldError[];
+  /** Field errors of a CRD on create (old undefined) and update, or none. */
+  readonly validate: (crd: KubeObject, old?: KubeObject) => FieldError[];
 }
 
 /**
@@ -222,7 +222,7 @@ export function installCustomResourceController(
     },
     // Added by the first delete (kube's CRD REST Delete), not on create.
     finalizersOnDelete: [cleanupFinalizer],
-    validate: (obj) => validate(obj),
+    validate: (obj, old) => validate(obj, old),
     afterCommit(type, obj) {
       const crd = obj as unknown as Crd;
       const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;

@@ -168,6 +168,15 @@ Deno.test({
           }
         },
       );
+
+      await t.step("an Established CRD keeps its scope", async () => {
+        const r = await k(["apply", "-f", "-"], crd.replace("scope: Namespaced", "scope: Cluster"));
+        assert.notEqual(r.code, 0);
+        assert.match(
+          r.stderr,
+          /The CustomResourceDefinition "gadgets\.example\.com" is invalid: spec\.scope: Invalid value: "Cluster": field is immutable/,
+        );
+      });
     } finally {
       await kubectl.dispose();
       await server.close();
