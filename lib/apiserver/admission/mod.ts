@@ -25,7 +25,7 @@ export {
 /**
  * Runs the ServiceAccount (unless `serviceAccounts: false`), Priority and
  * DefaultTolerationSeconds plugins on every pod create, after the pod kind's own create
- * preparation; updates keep the priority the create set.
+ * preparation; updates keep the priority the create set and get the tolerations again.
  *
  * @example
  * ```ts
@@ -45,6 +45,11 @@ export function installAdmission(
       pods.prepareCreate?.(obj, c);
       if (options.serviceAccounts ?? true) admitServiceAccount(c, obj);
       admitPriority(c, obj);
+      admitDefaultTolerationSeconds(obj);
+    },
+    // DefaultTolerationSeconds handles updates too (a PUT without them gets them back).
+    prepareUpdate(obj, old, c) {
+      pods.prepareUpdate?.(obj, old, c);
       admitDefaultTolerationSeconds(obj);
     },
     validate(obj, old) {
