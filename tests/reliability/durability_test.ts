@@ -220,7 +220,10 @@ Deno.test("each damage case of the attack is refused naming the file, the offset
     const s = await startApiServer({ dataDir: dir });
     const list = await (await fetch(`${s.url}/api/v1/namespaces/default/configmaps`)).json();
     await s.close();
-    assert.equal(list.items.length, 32, "all but the damaged record's write");
+    const written = list.items.filter((i: { metadata: { name: string } }) =>
+      i.metadata.name.startsWith("cm-")
+    );
+    assert.equal(written.length, 32, "all but the damaged record's write");
     assert.ok(
       Number(list.metadata.resourceVersion) > 1000,
       "the counter resumes past every version the dropped records may have handed out",
