@@ -20,6 +20,7 @@ import {
   warningHeaders,
 } from "./http_util.ts";
 import { decodeKubeProtobuf } from "./protobuf/mod.ts";
+import { wantsPretty } from "./status_body.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { type ServerContext, storeKey } from "./context.ts";
 import type { UpdateOptions, WriteOptions, WriteResult } from "./object_write.ts";
@@ -286,7 +287,7 @@ export async function handleDelete(
   });
   const headers = warningHeaders(r.warnings);
   if (r.type === "deferred" || info.returnDeletedObject) return json(r.object, 200, headers);
-  return statusResponse(deletedStatus(info, r.object), headers);
+  return statusResponse(deletedStatus(info, r.object), headers, wantsPretty(req));
 }
 
 /** DELETE on a collection: deletes every selected object; answers with the list of them. */

@@ -11,6 +11,7 @@
 import { failure } from "../core/status.ts";
 import type { ServerContext } from "./context.ts";
 import { parseAccept, statusResponse } from "./http_util.ts";
+import { wantsPretty } from "./status_body.ts";
 import { serverVersion } from "./discovery.ts";
 import { groupVersionDocuments } from "./openapi_v3.ts";
 import { swaggerV2 } from "./openapi/swagger_v2.ts";
@@ -69,6 +70,8 @@ export function createOpenApiV2(ctx: ServerContext): (req: Request) => Promise<R
           "NotAcceptable",
           `only the following media types are accepted: application/json, ${OPENAPI_V2_PROTOBUF}`,
         ),
+        {},
+        wantsPretty(req),
       );
     }
     if (!cached || generation !== ctx.registry.generation) {

@@ -13,6 +13,7 @@ import { failure } from "../core/status.ts";
 import type { ServerContext } from "./context.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { parseAccept, rawJson, statusResponse } from "./http_util.ts";
+import { wantsPretty } from "./status_body.ts";
 import {
   gvDocument,
   type GvResource,
@@ -154,6 +155,8 @@ export function createOpenApiV3(
     if (!acceptsJson(req.headers.get("accept"))) {
       return statusResponse(
         failure("NotAcceptable", "only application/json is served for OpenAPI v3 documents"),
+        {},
+        wantsPretty(req),
       );
     }
     const snap = await snapshot();
@@ -162,6 +165,8 @@ export function createOpenApiV3(
     if (!doc) {
       return statusResponse(
         failure("NotFound", "the server could not find the requested resource", {}),
+        {},
+        wantsPretty(req),
       );
     }
     const etag = `"${doc.hash}"`;

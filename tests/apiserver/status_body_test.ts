@@ -132,3 +132,29 @@ Deno.test("the server answers errors and deletes with kube-apiserver's Status by
     await server.close();
   }
 });
+
+Deno.test("refusals before routing (401) and delete Status bodies are pretty for curl too", async () => {
+  const server = await startApiServer({ token: "secret" });
+  const curl = { "user-agent": "curl/8.5.0" };
+  try {
+    const anonymous = await fetch(`${server.url}/api`, { headers: curl });
+    assert.equal(anonymous.status, 401);
+    assert.equal(
+      await anonymous.text(),
+      '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "Unauthorized",\n  "reason": "Unauthorized",\n  "code": 401\n}',
+    );
+    const auth = { ...curl, authorization: "Bearer secret" };
+    await fetch(`${server.url}/api/v1/namespaces/default/configmaps`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } }),
+    }).then((r) => r.body?.cancel());
+    const del = await fetch(`${server.url}/api/v1/namespaces/default/configmaps/a`, {
+      method: "DELETE",
+      headers: auth,
+    });
+    assert.match(await del.text(), /^\{\n  "kind": "Status",\n[^]*\n\}$/);
+  } finally {
+    await server.close();
+  }
+});
