@@ -5,7 +5,7 @@
  * PersistentVolumeClaim and PersistentVolume specs, Job spec fields, role bindings'
  * `roleRef`, PriorityClass `value`, StorageClass parameters, IngressClass controller,
  * EndpointSlice `addressType`, ControllerRevision `data`, ResourceQuota `scopes`, CSIDriver
- * `attachRequired` and `volumeLifecycleModes`.
+ * `attachRequired` and `volumeLifecycleModes`, Node `podCIDRs` and `providerID`.
  *
  * @module
  */
@@ -225,6 +225,30 @@ const simpleImmutable = (path: readonly string[]): Rule => (obj, old) => {
   return deepEqual(now, at(old)) ? [] : [immutable(path.join("."), goScalar(now))];
 };
 
+/**
+ * ValidateNodeUpdate: once set, `spec.podCIDRs` (one error per changed entry) and
+ * `spec.providerID` only go from "" to a value.
+ */
+const node: Rule = (obj, old) => {
+  const spec = rec(obj.spec), before = rec(old.spec);
+  const cidrs = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  const now = cidrs(spec.podCIDRs), was = cidrs(before.podCIDRs);
+  const errs: FieldError[] = [];
+  const cidrMsg = 'node updates may not change podCIDR except from "" to valid';
+  if (was.length > 0) {
+    if (now.length !== was.length) errs.push(forbidden("spec.podCIDRs", cidrMsg));
+    else was.forEach((c, i) => c !== now[i] && errs.push(forbidden("spec.podCIDRs", cidrMsg)));
+  }
+  const id = typeof before.providerID === "string" ? before.providerID : "";
+  if (id && id !== spec.providerID) {
+    errs.push(forbidden(
+      "spec.providerID",
+      'node updates may not change providerID except from "" to valid',
+    ));
+  }
+  return errs;
+};
+
 /** ValidateResourceQuotaUpdate: the scopes (as a set) cannot change. */
 const resourceQuota: Rule = (obj, old) => {
   const scopes = (o: Obj) => {
@@ -256,6 +280,7 @@ const csiDriver: Rule = (obj, old) => {
 const rules: Readonly<Record<string, Rule>> = {
   "storage.k8s.io/CSIDriver": csiDriver,
   "/ResourceQuota": resourceQuota,
+  "/Node": node,
   "/ConfigMap": lockedData(["data", "binaryData"]),
   "/Secret": secret,
   "/PersistentVolumeClaim": pvc,

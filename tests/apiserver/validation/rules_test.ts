@@ -458,3 +458,28 @@ Deno.test("PodDisruptionBudget, HorizontalPodAutoscaler and Ingress rules (polic
     [],
   );
 });
+
+Deno.test("a Node's podCIDRs and providerID only go from unset to a value (ValidateNodeUpdate)", () => {
+  const node = (spec: Record<string, unknown>) => ({
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: { name: "n" },
+    spec,
+  });
+  const cidr = 'node updates may not change podCIDR except from "" to valid';
+  assert.deepEqual(run("", "Node", node({ podCIDRs: ["10.0.1.0/24"] }), node({})), []);
+  assert.deepEqual(
+    run("", "Node", node({ podCIDRs: ["10.0.2.0/24"] }), node({ podCIDRs: ["10.0.1.0/24"] })),
+    [`spec.podCIDRs: Forbidden: ${cidr}`],
+  );
+  assert.deepEqual(run("", "Node", node({}), node({ podCIDRs: ["10.0.1.0/24"] })), [
+    `spec.podCIDRs: Forbidden: ${cidr}`,
+  ]);
+  assert.deepEqual(run("", "Node", node({ providerID: "sim://n" }), node({})), []);
+  assert.deepEqual(
+    run("", "Node", node({ providerID: "sim://m" }), node({ providerID: "sim://n" })),
+    [
+      'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
+    ],
+  );
+});
