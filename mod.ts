@@ -259,6 +259,7 @@ export {
   setCondition,
 } from "./lib/reconcile/set_condition.ts";
 export { diff, type DiffOptions, SERVER_OWNED_PATHS } from "./lib/reconcile/diff.ts";
+export { staleFields, type StaleFieldsOptions } from "./lib/reconcile/stale_fields.ts";
 export {
   type ChildrenPlan,
   planChildren,
@@ -336,6 +337,7 @@ export {
   type WriteDeclaration,
 } from "./lib/controller/controller_spec.ts";
 export { undeclaredWrite, verbOfOp } from "./lib/controller/check_writes.ts";
+export { fieldManagerOf } from "./lib/controller/field_manager.ts";
 export {
   type ControllerDeps,
   type ReconcileRecord,

@@ -7,7 +7,10 @@
  * ## Guarantees
  * - The rendered children are the complete desired set: drift is applied back; children the
  *   Application no longer asks for (a removed component, a detached trait, ports gone) are
- *   deleted. Objects the Application does not control are never touched.
+ *   deleted, and fields it no longer renders (a detached MonitoringTrait's pod annotations)
+ *   are removed by the next apply, read from the children's managed fields under
+ *   `ctx.fieldManager` (see `planChildren`). Objects the Application does not control are
+ *   never touched.
  * - A component entry whose Component or trait cannot be resolved keeps its existing children
  *   untouched (a reference that is briefly missing never tears a running workload down) and
  *   reports why; the other components go on.
@@ -79,7 +82,7 @@ export function reconcileApplication(
   // Children of entries that do not resolve are kept as they are.
   const kept = new Set(entries.filter((_, i) => E.isLeft(resolved[i])).map((e) => e.name));
   const children = [world.deployments, world.services, world.ingresses, world.autoscalers];
-  const owned = children.flatMap((w) => w.ownedBy(uid) as readonly Obj[])
+  const owned = children.flatMap((w): readonly Obj[] => w.ownedBy(uid))
     .filter((o) => !kept.has(o.metadata?.labels?.[COMPONENT_LABEL] ?? ""));
   // Desired names held by someone else must be seen to be reported.
   const held = desired.flatMap((d) => {
@@ -90,10 +93,13 @@ export function reconcileApplication(
       : d.kind === "Ingress"
       ? world.ingresses
       : world.autoscalers;
-    const o = w.get(objectKey(ns, d.metadata?.name ?? "")) as Obj | undefined;
+    const o: Obj | undefined = w.get(objectKey(ns, d.metadata?.name ?? ""));
     return o && !owned.includes(o) ? [o] : [];
   });
-  const planned = planChildren(desired, [...owned, ...held], { ownerUid: uid });
+  const planned = planChildren(desired, [...owned, ...held], {
+    ownerUid: uid,
+    fieldManager: ctx.fieldManager,
+  });
   const components = entries.map((entry, i) => {
     const prefix = `${objectKey(ns, workloadName(name, entry.name))}`;
     return componentHealth({

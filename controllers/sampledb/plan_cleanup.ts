@@ -145,7 +145,7 @@ export function planCleanup(db: DeepReadonly<SampleDB>, world: SampleDbWorld, no
     phase: "Deleting",
     snapshots: snaps.map((s) => s.metadata?.name ?? "").sort(),
     conditions,
-  } as SampleDbStatus;
+  };
   if (!deepEqual(status, db.status)) {
     const self = withKind(db, SAMPLEDB_API_VERSION, SAMPLEDB_KIND);
     ops.push(statusOp(self, status));

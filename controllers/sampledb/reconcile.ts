@@ -6,8 +6,9 @@
  *
  * ## Guarantees
  * - The headless Service, the connection ConfigMap, the StatefulSet and the backup CronJob are
- *   the complete applied set: drift is applied back, and what is no longer wanted (the CronJob
- *   once `spec.backup` is removed) is deleted. Names held by objects this SampleDB does not
+ *   the complete applied set: drift is applied back, fields no longer rendered are removed
+ *   by the next apply (managed fields under `ctx.fieldManager`, see `planChildren`), and
+ *   what is no longer wanted (the CronJob once `spec.backup` is removed) is deleted. Names held by objects this SampleDB does not
  *   control are never touched (phase `Failed`, `Ready=False` reason `NameConflict`).
  * - The credentials Secret is generated once, from `ctx.password`, by a `create` — never
  *   applied, patched or deleted — so it cannot be rotated by accident. With
@@ -95,9 +96,12 @@ function live(db: Db, world: SampleDbWorld, ctx: SampleDbContext): Plan {
     desired.push(desiredStatefulSet(db, upgrade.running, facts.statefulSet));
   }
   if (db.spec.backup) desired.push(backupCronJob(db, upgrade.current, suspend));
-  const observed = [facts.service, facts.configMap, facts.statefulSet, facts.cronJob]
-    .filter((o) => o !== undefined) as Obj[];
-  const children = planChildren(desired, observed, { ownerUid: db.metadata?.uid ?? "" });
+  const observed: Obj[] = [facts.service, facts.configMap, facts.statefulSet, facts.cronJob]
+    .flatMap((o) => (o === undefined ? [] : [o]));
+  const children = planChildren(desired, observed, {
+    ownerUid: db.metadata?.uid ?? "",
+    fieldManager: ctx.fieldManager,
+  });
   ops.push(...children.ops);
   if (!initialized && facts.rolledOut && jobState(facts.initJob) === "none") {
     ops.push({ type: "create", object: initJob(db, upgrade.running) });

@@ -2,7 +2,8 @@
  * The applier: executes a reconcile plan against the API server. Deletes go first; every op
  * is attempted even when another fails (Metacontroller's rule); creates and applies get the
  * controller owner reference; "already done" answers (404 on delete, 409 AlreadyExists on
- * create, a uid precondition failure on delete) count as done.
+ * create, a uid precondition failure on delete) count as done; a create by apply is a
+ * server-side apply without `force`, whose 409 conflict counts as done like AlreadyExists.
  *
  * @module
  */
@@ -74,9 +75,12 @@ async function run(op: Op, o: ApplyPlanOptions): Promise<OpOutcome> {
       const obj = op.owned === false
         ? op.object as KubeObject
         : withOwner(op.object as KubeObject, o.owner);
-      const r = await client.create(obj, write);
+      // By apply without force: a 409 means someone else's object holds the name's fields.
+      const r = op.apply
+        ? await client.apply(obj, { ...write, force: false })
+        : await client.create(obj, write);
       if (r._tag === "Right") return { type: "done", op, object: r.right };
-      return isAlreadyExists(r.left)
+      return isAlreadyExists(r.left) || (op.apply && isConflict(r.left))
         ? { type: "already", op }
         : { type: "failed", op, error: r.left };
     }
@@ -157,7 +161,8 @@ const rank = (op: Op) =>
  *
  * Like Metacontroller's `manageChildren` (deletes first, keep going on partial failure), with
  * client-go's "already done" rules: a 404 on delete, an AlreadyExists on create and a failed
- * uid precondition on delete count as done (`already`). Creates and applies get the owner's
+ * uid precondition on delete count as done (`already`); so does a conflict of a create by
+ * apply (`apply: true`, a server-side apply without `force`). Creates and applies get the owner's
  * controller reference; `apply` ops are server-side applies with `force` under
  * `fieldManager`, `status` ops merge patches of the `/status` subresource.
  *

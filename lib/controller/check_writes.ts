@@ -58,6 +58,7 @@ const sameKind = (a: Kind<HasMetadata>, b: Kind<HasMetadata>) =>
 /**
  * The first op of a plan outside a controller's declared writes, as an error message naming
  * the controller, kind and verb; undefined when every op is declared or nothing is declared.
+ * A create by server-side apply (`apply: true`) needs both a `create` and an `apply` write.
  *
  * @param name the controller's name
  * @param writes its declaration (`ControllerSpec.writes`)
@@ -83,12 +84,16 @@ export function undeclaredWrite(
   for (const op of plan.ops) {
     if (op.type === "event") continue; // recorded by the event recorder, not a plan write
     const { kind, key } = target(op);
-    const ok = writes.some((w) => sameKind(w.resource, kind) && w.ops.includes(op.type));
-    if (ok) continue;
-    const { verb, subresource } = verbOfOp(op.type);
+    // A create by apply is a PATCH that may create: it needs both verbs.
+    const needs: OpType[] = op.type === "create" && op.apply ? ["create", "apply"] : [op.type];
+    const missing = needs.find((t) =>
+      !writes.some((w) => sameKind(w.resource, kind) && w.ops.includes(t))
+    );
+    if (missing === undefined) continue;
+    const { verb, subresource } = verbOfOp(missing);
     const what = subresource ? `${verb} ${subresource}` : verb;
     return `Cannot apply the plan of controller "${name}": it ${opVerb[op.type]} ${kind.kind} ` +
-      `${key} (verb ${what}), but the controller declares no "${op.type}" write of ` +
+      `${key} (verb ${what}), but the controller declares no "${missing}" write of ` +
       `${kind.kind} (${kind.apiVersion}); add it to \`writes\``;
   }
   return undefined;

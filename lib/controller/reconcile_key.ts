@@ -27,6 +27,7 @@ import type { ControllerMetrics, ReconcileErrorType } from "./controller_metrics
 import type { ControllerSpec } from "./controller_spec.ts";
 import type { ControllerCaches } from "./controller_caches.ts";
 import { undeclaredWrite } from "./check_writes.ts";
+import { fieldManagerOf } from "./field_manager.ts";
 
 /** One reconcile, as reported to the caller (and logged). */
 export interface ReconcileRecord {
@@ -111,6 +112,7 @@ export function reconcileKey<P extends HasMetadata, W>(
   c: ReconcileKeyContext<P, W>,
 ): (key: ObjectKey, ctx: { readonly signal: AbortSignal }) => Promise<ProcessResult> {
   const { spec, caches, metrics, expectations, batcher } = c;
+  const fieldManager = fieldManagerOf(spec.name);
   return async (key, ctx) => {
     if (!(await c.synced())) return;
     const started = c.now();
@@ -153,7 +155,7 @@ export function reconcileKey<P extends HasMetadata, W>(
     };
     let planned;
     try {
-      planned = spec.reconcile(p as never, c.world, { now: started });
+      planned = spec.reconcile(p as never, c.world, { now: started, fieldManager });
     } catch (e) {
       log.error("reconciler threw", thrown(e));
       metrics.panicked();
@@ -192,7 +194,7 @@ export function reconcileKey<P extends HasMetadata, W>(
       if (plan.ops.length > 0) log.info("applying plan", { ops: plan.ops.map((o) => o.type) });
       const step = await applyStep(plan, p, {
         client: c.client,
-        fieldManager: `kubefold-${spec.name}`,
+        fieldManager,
         timeoutMs: c.reconcileTimeoutMs,
         signal: ctx.signal,
         scheduler: c.scheduler,

@@ -12,9 +12,12 @@
  *   do not count as drift. A differing list is replaced whole in the patch.
  *
  * ## Caveats
- * A field removed from `desired` is not drift (it is no longer compared). Server-side apply
- * removes fields a manager stopped applying; use an `apply` op for that and `diff` to skip
- * applies that change nothing.
+ * A field removed from `desired` is not drift for `diff` (it is no longer compared). That
+ * half of drift lives in the observed object's `metadata.managedFields`: `staleFields` finds
+ * the fields the controller's field manager applied before and `desired` no longer has (the
+ * ones a server-side apply of `desired` would remove), and `planChildren` applies a child
+ * when either finds something. Without managed fields in the cache (`stripManagedFields`)
+ * only `diff` is left, and a removed field stays until another change sends an apply.
  *
  * @module
  */

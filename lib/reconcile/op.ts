@@ -55,7 +55,11 @@ export type PatchType = "merge" | "json" | "strategic";
  * One write. Exhaustive by `type`:
  * - `create`: POST the object (named; `AlreadyExists` means an earlier create landed); the
  *   applier makes the primary its controller owner unless `owned` is `false` (an object that
- *   must outlive the primary, e.g. a final backup);
+ *   must outlive the primary, e.g. a final backup). With `apply: true` the object is created
+ *   by server-side apply instead (without `force`; a conflict means the name is taken, like
+ *   `AlreadyExists`), so the field manager's `Apply` entry owns exactly its fields and a
+ *   later `apply` that omits one removes it; that needs the `patch` verb too (declare
+ *   `create` and `apply` writes);
  * - `apply`: server-side apply of the desired state of a child (fields the reconciler owns);
  * - `patch`: a patch of an object the reconciler does not fully own (e.g. one annotation);
  * - `delete`: DELETE with a uid precondition;
@@ -77,6 +81,8 @@ export type Op =
     readonly object: DeepReadonly<KubeObject>;
     /** `false`: no owner reference to the primary (default: owned). */
     readonly owned?: false;
+    /** `true`: create by server-side apply, not POST (default: POST). */
+    readonly apply?: true;
   }
   | { readonly type: "apply"; readonly object: DeepReadonly<KubeObject> }
   | {

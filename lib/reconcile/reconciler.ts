@@ -12,6 +12,13 @@ import type { ReconcileError } from "./reconcile_error.ts";
 export interface ReconcileContext {
   /** The current time, epoch milliseconds (the only clock a reconciler may read). */
   readonly now: number;
+  /**
+   * The field manager the applier writes this controller's plans under
+   * (`kubefold-<controller>`, see `fieldManagerOf`), for reading its own
+   * `metadata.managedFields` entries (`planChildren`'s `fieldManager`). Set by the
+   * controller runtime; absent when a test calls the reconciler with `{ now }` only.
+   */
+  readonly fieldManager?: string;
 }
 
 /**

@@ -8,18 +8,23 @@ import fc from "npm:fast-check@4.10.2";
 import type { KubeObject } from "../../../lib/core/object.ts";
 import type { Plan } from "../../../lib/reconcile/plan.ts";
 import { worldFromObjects } from "../../../lib/reconcile/world.ts";
-import { ownerReference } from "../../../lib/reconcile/owner_reference.ts";
+import { fieldManagerOf } from "../../../lib/controller/field_manager.ts";
 import {
   type Application,
+  applicationController,
   type OamWorld,
   reconcileApplication,
   type TraitKind,
 } from "../../../controllers/oam/mod.ts";
+import { modelWriteOp } from "../../_model_writes.ts";
 
 export const NS = "default";
 export const APP = "shop";
 export const UID = "app-uid";
 const API = "core.oam.kubefold.dev/v1alpha1";
+/** The field manager the controller runtime gives the Application reconciler. */
+export const MANAGER = fieldManagerOf(applicationController().name);
+const NOW = 1_000_000;
 
 // deno-lint-ignore no-explicit-any
 export type Obj = KubeObject & { spec?: any; status?: any };
@@ -82,12 +87,19 @@ export function worldOf(m: Model): OamWorld {
 }
 
 export function reconcileModel(m: Model): Plan {
-  const r = reconcileApplication(structuredClone(appOf(m)!), worldOf(m), { now: 1_000_000 });
+  const r = reconcileApplication(structuredClone(appOf(m)!), worldOf(m), {
+    now: NOW,
+    fieldManager: MANAGER,
+  });
   if (r._tag === "Left") throw new Error(r.left.message);
   return r.right;
 }
 
-/** Executes a plan like the applier (deletes with uid precondition, creates owned). */
+/**
+ * Executes a plan like the applier and the API server: deletes with uid precondition; creates
+ * owned (by server-side apply without force when `apply: true`, else POST); applies as
+ * server-side applies by {@link MANAGER} with force, pruning what it stopped applying.
+ */
 export function applyModel(m: Model, plan: Plan): void {
   const rank = (t: string) => (t === "delete" ? 0 : t === "status" ? 2 : 1);
   for (const op of [...plan.ops].sort((a, b) => rank(a.type) - rank(b.type))) {
@@ -97,33 +109,15 @@ export function applyModel(m: Model, plan: Plan): void {
         if (m.objects.get(id)?.metadata?.uid === op.ref.uid) m.objects.delete(id);
         break;
       }
-      case "create": {
-        const o = structuredClone(op.object) as Obj;
-        if (m.objects.has(idOf(o))) break;
-        o.metadata = {
-          ...o.metadata,
-          uid: `uid-${++m.uids}`,
-          generation: 1,
-          ownerReferences: [{ ...ownerReference(appOf(m)!), controller: true }],
-        };
-        put(m, o);
-        break;
-      }
+      case "create":
       case "apply": {
-        const o = structuredClone(op.object) as Obj;
-        const old = m.objects.get(idOf(o))!;
-        const changed = JSON.stringify(o.spec) !== JSON.stringify(old.spec);
-        put(m, {
-          ...old,
-          ...o,
-          metadata: {
-            ...old.metadata,
-            labels: o.metadata?.labels,
-            annotations: o.metadata?.annotations,
-            generation: (old.metadata?.generation ?? 1) + (changed ? 1 : 0),
-          },
-          status: old.status,
+        const written = modelWriteOp(op, m.objects.get(idOf(op.object)), {
+          manager: MANAGER,
+          now: NOW,
+          owner: appOf(m),
+          uid: () => `uid-${++m.uids}`,
         });
+        if (written) put(m, written); // else AlreadyExists (a conflict, for a create by apply)
         break;
       }
       case "status": {

@@ -40,6 +40,15 @@ Deno.test("reconcileApplication() reaches a fixpoint: applied plans settle to no
   );
 });
 
+/** A component's MonitoringTrait detached after it was applied (once reconciled, once rolled out). */
+const detachScrape = (name: string, last: Step): Step[] => [
+  { type: "setComponents", entries: [{ name, componentName: "web", traits: [scrape] }] },
+  { type: "reconcile" },
+  { type: "setComponents", entries: [{ name, componentName: "web", traits: [] }] },
+  last,
+];
+const scrape = { kind: "MonitoringTrait", name: "scrape" } as const;
+
 Deno.test("reconcileApplication() renders exactly what the Application asks for and collects the rest", () => {
   fc.assert(
     fc.property(traceArb, (trace) => {
@@ -69,7 +78,14 @@ Deno.test("reconcileApplication() renders exactly what the Application asks for 
         assert.equal(d.spec.template.spec.containers[0].image, component.spec.workload.image);
       }
     }),
-    RUNS,
+    {
+      ...RUNS,
+      // Regressions (seeds 50768329, 927568414): the detached trait's annotations stayed.
+      examples: [
+        [detachScrape("api", { type: "reconcile" })],
+        [detachScrape("web", { type: "rollOut" })],
+      ],
+    },
   );
 });
 

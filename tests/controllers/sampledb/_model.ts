@@ -3,24 +3,27 @@
  * and the other controllers' moves (StatefulSet roll-out, Jobs finishing, the CronJob firing,
  * the snapshotter) — so properties can run whole traces without a server.
  */
-// deno-lint-ignore no-import-prefix
-import fc from "npm:fast-check@4.10.2";
 import type { KubeObject } from "../../../lib/core/object.ts";
 import { formatTime } from "../../../lib/core/time.ts";
 import type { Plan } from "../../../lib/reconcile/plan.ts";
 import { worldFromObjects } from "../../../lib/reconcile/world.ts";
 import { ownerReference } from "../../../lib/reconcile/owner_reference.ts";
+import { fieldManagerOf } from "../../../lib/controller/field_manager.ts";
+import { modelWriteOp } from "../../_model_writes.ts";
+import { type Step, traceArb, VERSIONS } from "./_steps.ts";
 import {
   reconcileSampleDb,
   type SampleDB,
   SAMPLEDB_FINALIZER,
+  sampleDbController,
   type SampleDbWorld,
 } from "../../../controllers/sampledb/mod.ts";
 
 export const NS = "default";
 export const NAME = "orders";
 export const UID = "0badc0de-1111-2222-3333-444455556666";
-export const VERSIONS = ["15.2", "15.8", "16.0", "16.4", "17.1"] as const;
+/** The field manager the controller runtime gives the SampleDB reconciler. */
+export const MANAGER = fieldManagerOf(sampleDbController().name);
 
 // deno-lint-ignore no-explicit-any
 export type Obj = KubeObject & { spec?: any; status?: any; data?: any };
@@ -74,7 +77,11 @@ export function worldOf(m: Model): SampleDbWorld {
 
 /** Runs the real reconciler on the model (throws on a Left). */
 export function reconcileModel(m: Model, password = "pw-1"): Plan {
-  const r = reconcileSampleDb(structuredClone(m.db!), worldOf(m), { now: m.now, password });
+  const r = reconcileSampleDb(structuredClone(m.db!), worldOf(m), {
+    now: m.now,
+    password,
+    fieldManager: MANAGER,
+  });
   if (r._tag === "Left") throw new Error(r.left.message);
   return r.right;
 }
@@ -93,7 +100,11 @@ function remove(m: Model, id: string): void {
   }
 }
 
-/** Executes a plan like the applier: deletes, then writes, then status; "already" is fine. */
+/**
+ * Executes a plan like the applier and the API server: deletes, then writes, then status;
+ * "already" is fine. Creates POST (or apply without force, `apply: true`) and applies are
+ * server-side applies by {@link MANAGER}, with managed fields.
+ */
 export function applyModel(m: Model, plan: Plan): void {
   const rank = (t: string) => (t === "delete" ? 0 : t === "status" ? 2 : 1);
   for (const op of [...plan.ops].sort((a, b) => rank(a.type) - rank(b.type))) {
@@ -103,38 +114,18 @@ export function applyModel(m: Model, plan: Plan): void {
         if (m.objects.get(id)?.metadata?.uid === op.ref.uid) remove(m, id);
         break;
       }
-      case "create": {
-        const obj = structuredClone(op.object) as Obj;
-        const id = idOf(obj);
-        if (m.objects.has(id)) break; // AlreadyExists
-        const owned = op.owned !== false && m.db;
-        obj.metadata = {
-          ...obj.metadata,
-          uid: `uid-${++m.uids}`,
-          generation: 1,
-          creationTimestamp: formatTime(m.now),
-          ...(owned ? { ownerReferences: [{ ...ownerReference(m.db!), controller: true }] } : {}),
-        };
-        m.objects.set(id, obj);
-        m.log.push(`create ${id}`);
-        break;
-      }
+      case "create":
       case "apply": {
-        const obj = structuredClone(op.object) as Obj;
-        const old = m.objects.get(idOf(obj))!;
-        const changed = JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
-        m.objects.set(idOf(obj), {
-          ...old,
-          ...obj,
-          metadata: {
-            ...old.metadata,
-            labels: obj.metadata?.labels,
-            annotations: obj.metadata?.annotations,
-            generation: (old.metadata?.generation ?? 1) + (changed ? 1 : 0),
-          },
-          status: old.status,
+        const id = idOf(op.object);
+        const written = modelWriteOp(op, m.objects.get(id), {
+          manager: MANAGER,
+          now: m.now,
+          owner: op.type === "create" && op.owned === false ? undefined : m.db,
+          uid: () => `uid-${++m.uids}`,
         });
-        m.log.push(`apply ${idOf(obj)}`);
+        if (written === undefined) break; // AlreadyExists (a conflict, for a create by apply)
+        m.objects.set(id, written);
+        m.log.push(`${op.type} ${id}`);
         break;
       }
       case "patch": {
@@ -199,58 +190,6 @@ export const jobsOf = (m: Model, task: "init" | "upgrade" | "backup") =>
   );
 export const runningJobs = (m: Model, task: "init" | "upgrade" | "backup") =>
   jobsOf(m, task).filter(running);
-
-/** A move of the rest of the cluster (or of the user). */
-export type Step =
-  | { readonly type: "reconcile" }
-  | { readonly type: "rollOut" }
-  | {
-    readonly type: "finishJob";
-    readonly task: "init" | "upgrade" | "backup";
-    readonly ok: boolean;
-  }
-  | { readonly type: "cronFires" }
-  | { readonly type: "snapshotter" }
-  | { readonly type: "setVersion"; readonly version: string }
-  | { readonly type: "toggleBackup" }
-  | { readonly type: "delete" }
-  | { readonly type: "tick" }
-  /** The cluster catches up: roll out, reconcile, Jobs succeed, snapshots finish, reconcile. */
-  | { readonly type: "progress" };
-
-const liveStepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 8, arbitrary: fc.constant({ type: "reconcile" as const }) },
-  { weight: 3, arbitrary: fc.constant({ type: "rollOut" as const }) },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      type: fc.constant("finishJob" as const),
-      task: fc.constantFrom("init" as const, "upgrade" as const, "backup" as const),
-      ok: fc.constantFrom(true, true, true, false),
-    }),
-  },
-  { weight: 2, arbitrary: fc.constant({ type: "cronFires" as const }) },
-  { weight: 1, arbitrary: fc.constant({ type: "snapshotter" as const }) },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      type: fc.constant("setVersion" as const),
-      version: fc.constantFrom(...VERSIONS),
-    }),
-  },
-  { weight: 1, arbitrary: fc.constant({ type: "toggleBackup" as const }) },
-  { weight: 1, arbitrary: fc.constant({ type: "tick" as const }) },
-  { weight: 2, arbitrary: fc.constant({ type: "progress" as const }) },
-);
-
-/** A life: moves of the live database, then (often) its deletion and more moves. */
-export const traceArb: fc.Arbitrary<Step[]> = fc
-  .tuple(
-    fc.array(liveStepArb, { minLength: 10, maxLength: 120 }),
-    fc.boolean(),
-    fc.array(liveStepArb, { maxLength: 40 }),
-  )
-  .map(([live, del, after]) => del ? [...live, { type: "delete" as const }, ...after] : live);
 
 const condition = (type: string) => ({ type, status: "True" });
 
@@ -365,4 +304,4 @@ export function stepModel(m: Model, step: Step): void {
   }
 }
 
-export { SAMPLEDB_FINALIZER };
+export { SAMPLEDB_FINALIZER, type Step, traceArb, VERSIONS };
