@@ -235,6 +235,7 @@ export {
   type EventInput,
   type ObjectRef,
   type Op,
+  patchOp,
   type PatchType,
   refOf,
   statusOp,
@@ -255,6 +256,7 @@ export {
 export {
   type Condition,
   type ConditionInput,
+  type ConditionLike,
   findCondition,
   setCondition,
 } from "./lib/reconcile/set_condition.ts";

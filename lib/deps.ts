@@ -38,6 +38,7 @@ export type {
   ObservableInput,
   Observer,
   OperatorFunction,
+  SchedulerAction,
   SchedulerLike,
   TeardownLogic,
 } from "npm:rxjs@7.8.2";

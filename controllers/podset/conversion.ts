@@ -9,6 +9,14 @@ import { type PodSet, PODSET_API_VERSION } from "./types.ts";
 import { PODSET_V1_API_VERSION, type PodSetV1 } from "./types_v1.ts";
 
 /**
+ * A v1alpha1 PodSet as conversion produces it: v1 makes the selector optional (the defaulting
+ * webhook derives it), so a v1 object converted down may not have one yet.
+ */
+type PodSetDown = Omit<PodSet, "spec"> & {
+  spec: Omit<PodSet["spec"], "selector"> & Partial<Pick<PodSet["spec"], "selector">>;
+};
+
+/**
  * The PodSet conversion, v1alpha1 up to v1 and back.
  *
  * @example
@@ -21,7 +29,7 @@ import { PODSET_V1_API_VERSION, type PodSetV1 } from "./types_v1.ts";
  * v1.spec.size; // 3
  * ```
  */
-export const podSetConversion = conversion<PodSet, PodSetV1>({
+export const podSetConversion = conversion<PodSetDown, PodSetV1>({
   from: "v1alpha1",
   to: "v1",
   up: ({ spec: { replicas, ...spec }, ...rest }) => ({
@@ -32,6 +40,6 @@ export const podSetConversion = conversion<PodSet, PodSetV1>({
   down: ({ spec: { size, ...spec }, ...rest }) => ({
     ...rest,
     apiVersion: PODSET_API_VERSION,
-    spec: { ...(size !== undefined ? { replicas: size } : {}), ...spec } as PodSet["spec"],
+    spec: { ...(size !== undefined ? { replicas: size } : {}), ...spec },
   }),
 });

@@ -9,7 +9,6 @@ import {
   fromLabelSelectorObject,
   type LabelSelector,
   matchesLabels,
-  type metav1 as k8sMeta,
 } from "../../mod.ts";
 import { quoteValue } from "../../lib/core/status.ts";
 import type { PodSet } from "./types.ts";
@@ -39,7 +38,8 @@ export interface PodSetValidation {
  */
 export function validatePodSet(podSet: DeepReadonly<PodSet>): PodSetValidation {
   const errors: FieldError[] = [];
-  const spec = podSet.spec as DeepReadonly<PodSet["spec"]> | undefined;
+  // Checked as it came in: a request may lack the spec its type requires.
+  const spec: DeepReadonly<PodSet["spec"]> | undefined = podSet.spec;
   const replicas = spec?.replicas ?? 1;
   if (!Number.isInteger(replicas) || replicas < 0) {
     errors.push({
@@ -53,7 +53,7 @@ export function validatePodSet(podSet: DeepReadonly<PodSet>): PodSetValidation {
   if (selectorObj === undefined || selectorObj === null) {
     errors.push({ type: "FieldValueRequired", field: "spec.selector", detail: "Required value" });
   } else {
-    const parsed = fromLabelSelectorObject(selectorObj as k8sMeta.LabelSelector);
+    const parsed = fromLabelSelectorObject(selectorObj);
     if (parsed._tag === "Left") {
       errors.push({
         type: "FieldValueInvalid",

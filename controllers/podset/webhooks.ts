@@ -23,10 +23,10 @@ import { podSetConversion } from "./conversion.ts";
 
 type Container = k8sCore.Container;
 
-const withRequests = (c: DeepReadonly<Container>): Container => {
+const withRequests = (c: DeepReadonly<Container>): DeepReadonly<Container> => {
   const limits = c.resources?.limits;
-  if (!limits || c.resources?.requests) return c as Container;
-  return { ...c, resources: { ...c.resources, requests: { ...limits } } } as Container;
+  if (!limits || c.resources?.requests) return c;
+  return { ...c, resources: { ...c.resources, requests: { ...limits } } };
 };
 
 /**
@@ -43,10 +43,10 @@ const withRequests = (c: DeepReadonly<Container>): Container => {
  * ps.spec.selector; // { matchLabels: { app: "web" } }
  * ```
  */
-export function defaultPodSet(podSet: DeepReadonly<PodSetV1>): PodSetV1 {
+export function defaultPodSet(podSet: DeepReadonly<PodSetV1>): DeepReadonly<PodSetV1> {
   const spec = podSet.spec;
   const labels = spec.template?.metadata?.labels;
-  const podSpec = spec.template?.spec as DeepReadonly<k8sCore.PodSpec> | undefined;
+  const podSpec: DeepReadonly<k8sCore.PodSpec> | undefined = spec.template?.spec;
   return {
     ...podSet,
     spec: {
@@ -67,7 +67,7 @@ export function defaultPodSet(podSet: DeepReadonly<PodSetV1>): PodSetV1 {
           : {}),
       },
     },
-  } as PodSetV1;
+  };
 }
 
 /**
@@ -89,7 +89,7 @@ export function defaultPodSet(podSet: DeepReadonly<PodSetV1>): PodSetV1 {
 export function validatePodSetLimits(request: AdmissionRequest<PodSetV1>): Verdict {
   const spec = request.object?.spec;
   if (!spec) return allowed();
-  const podSpec = spec.template?.spec as DeepReadonly<k8sCore.PodSpec> | undefined;
+  const podSpec: DeepReadonly<k8sCore.PodSpec> | undefined = spec.template?.spec;
   const reasons: FieldError[] = [];
   for (const list of ["initContainers", "containers"] as const) {
     (podSpec?.[list] ?? []).forEach((c, i) => {

@@ -5,7 +5,7 @@
  * @module
  */
 import { deepEqual } from "../../lib/core/deep_equal.ts";
-import type { Json, JsonObject } from "../../lib/core/object.ts";
+import { isPlainObject, type Json, type JsonObject } from "../../lib/core/object.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { type Op, refOf } from "../../lib/reconcile/op.ts";
 
@@ -29,7 +29,7 @@ export function statusUpdate(
   desired: Readonly<Record<string, Json | undefined>>,
   observed: unknown,
 ): Op[] {
-  const have = (observed ?? {}) as Readonly<Record<string, unknown>>;
+  const have: Readonly<Record<string, unknown>> = isPlainObject(observed) ? observed : {};
   const status: JsonObject = {};
   let changed = false;
   for (const [k, v] of Object.entries(desired)) {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { asyncScheduler, type SchedulerLike } from "../../lib/deps.ts";
+import { asyncScheduler, type SchedulerAction, type SchedulerLike } from "../../lib/deps.ts";
 
 /** A clock shared by the cluster: a `SchedulerLike` whose delays are virtual milliseconds. */
 export interface ClusterClock extends SchedulerLike {
@@ -49,9 +49,12 @@ export function scaledClock(options: ScaledClockOptions = {}): ClusterClock {
   const real = options.scheduler ?? asyncScheduler;
   const realStart = real.now();
   const startMs = options.startMs ?? realStart;
-  return {
+  const clock: ClusterClock = {
     now: () => startMs + (real.now() - realStart) * speed,
     realMs: (virtualMs) => Math.max(0, virtualMs / speed),
-    schedule: (work, delay, state) => real.schedule(work as never, (delay ?? 0) / speed, state),
-  } as ClusterClock;
+    schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T) {
+      return real.schedule(work, (delay ?? 0) / speed, state);
+    },
+  };
+  return clock;
 }

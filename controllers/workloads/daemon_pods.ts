@@ -39,12 +39,12 @@ type Toleration = NonNullable<NonNullable<Pod["spec"]>["tolerations"]>[number];
  */
 export function daemonPodSpec(
   spec: DeepReadonly<NonNullable<Pod["spec"]>> | undefined,
-): NonNullable<Pod["spec"]> {
-  const own = (spec?.tolerations ?? []) as Toleration[];
+): DeepReadonly<Partial<NonNullable<Pod["spec"]>>> {
+  const own = spec?.tolerations ?? [];
   const added = DAEMON_TOLERATIONS
     .filter(([key, effect]) => !own.some((t) => t.key === key && t.effect === effect))
     .map(([key, effect]): Toleration => ({ key, operator: "Exists", effect }));
-  return { ...(spec as NonNullable<Pod["spec"]>), tolerations: [...own, ...added] };
+  return { ...spec, tolerations: [...own, ...added] };
 }
 
 /**
@@ -111,6 +111,6 @@ export function daemonPod(
           },
         },
       },
-    } as never,
+    },
   };
 }

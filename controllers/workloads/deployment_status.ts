@@ -57,7 +57,9 @@ export function deploymentStatus(input: DeploymentStatusInput): k8sApps.Deployme
   const updated = input.newRs?.current ?? 0;
   const available = add((r) => r.available);
   const wanted = add((r) => r.replicas);
-  let conditions: Condition[] = [...(input.observed?.conditions ?? []) as Condition[]];
+  let conditions: DeepReadonly<k8sApps.DeploymentCondition>[] = [
+    ...(input.observed?.conditions ?? []),
+  ];
   const set = (type: string, status: Condition["status"], reason: string, message: string) =>
     conditions = setCondition(conditions, { type, status, reason, message }, input.now);
   if (available >= input.minAvailable) {
@@ -86,13 +88,13 @@ export function deploymentStatus(input: DeploymentStatusInput): k8sApps.Deployme
     set("Progressing", "True", "ReplicaSetUpdated", `ReplicaSet "${rsName}" is progressing.`);
   }
   return {
-    ...input.observed as k8sApps.DeploymentStatus,
+    ...input.observed,
     replicas: current,
     updatedReplicas: updated,
     readyReplicas: add((r) => r.ready),
     availableReplicas: available,
     unavailableReplicas: Math.max(0, wanted - available),
     ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}),
-    conditions: conditions as k8sApps.DeploymentCondition[],
+    conditions,
   };
 }

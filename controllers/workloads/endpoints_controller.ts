@@ -5,7 +5,6 @@
  * @module
  */
 import { controller, type ControllerSpec, kind } from "../../lib/controller/controller_spec.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
@@ -19,7 +18,7 @@ import {
 } from "./reconcile_endpoints.ts";
 
 const pods = kind<Pod>("v1", "Pod");
-const services = { apiVersion: "v1", kind: "Service" };
+const services = kind<Service>("v1", "Service");
 const endpoints = kind<Endpoints>("v1", "Endpoints");
 const slices = kind<EndpointSlice>("discovery.k8s.io/v1", "EndpointSlice");
 
@@ -35,12 +34,12 @@ const slices = kind<EndpointSlice>("discovery.k8s.io/v1", "EndpointSlice");
  * ```
  */
 export function endpointsController(): ControllerSpec<Service & HasMetadata, EndpointsWorld> {
-  let svcs: StoreReader<KubeObject> | undefined;
+  let svcs: StoreReader<Service> | undefined;
   const servicesOf = (
     pod: { metadata?: { namespace?: string; labels?: Record<string, string> } },
   ) =>
     (svcs?.list() ?? []).flatMap((s) => {
-      const selector = (s as Service).spec?.selector;
+      const selector = s.spec?.selector;
       if (!selector || s.metadata?.namespace !== pod.metadata?.namespace) return [];
       const match = Object.entries(selector).every(([k, v]) => pod.metadata?.labels?.[k] === v);
       return match && Object.keys(selector).length

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isPlainObject } from "../../lib/core/object.ts";
 import { hashSuffix } from "../../lib/reconcile/child_names.ts";
 
 /** The label (and selector key) that tells a Deployment's ReplicaSets apart. */
@@ -15,8 +16,8 @@ export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
  */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined && v !== null)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
@@ -39,9 +40,10 @@ function canonical(value: unknown): string {
  * ```
  */
 export function podTemplateHash(template: unknown, collision = 0): string {
-  const t = template as { metadata?: { labels?: Record<string, string> } } | undefined;
-  const labels = { ...t?.metadata?.labels };
+  const t = isPlainObject(template) ? template : {};
+  const metadata = isPlainObject(t.metadata) ? t.metadata : {};
+  const labels = isPlainObject(metadata.labels) ? { ...metadata.labels } : {};
   delete labels[POD_TEMPLATE_HASH_LABEL];
-  const text = `${canonical({ ...t, metadata: { ...t?.metadata, labels } })}#${collision}`;
+  const text = `${canonical({ ...t, metadata: { ...metadata, labels } })}#${collision}`;
   return hashSuffix(text, 0) + hashSuffix(text, 1);
 }

@@ -162,7 +162,7 @@ export function reconcileCronJob(
           },
           ownerReferences: [ownerReference(self)],
         },
-        spec: { ...template?.spec } as never,
+        spec: { ...template?.spec },
       };
       ops.push({ type: "create", object: job });
       active = [...active, { metadata: { name: jobName, namespace } }];

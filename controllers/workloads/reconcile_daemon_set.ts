@@ -32,7 +32,6 @@ import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
 import { nodeFits } from "../../lib/core/node_fit.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
 import { deleteOp, type Op, statusOp } from "../../lib/reconcile/op.ts";
@@ -116,9 +115,9 @@ export function reconcileDaemonSet(
   if (selector._tag === "Left") return E.left(terminal(selector.left));
   if (ds.metadata?.deletionTimestamp) return E.right({ ops: [] });
   const revision = podTemplateHash(spec?.template);
-  const probe = { spec: daemonPodSpec(spec?.template?.spec) } as KubeObject;
+  const probe = { spec: daemonPodSpec(spec?.template?.spec) };
   const eligible = world.nodes.list()
-    .filter((n) => nodeFits(probe, n as KubeObject))
+    .filter((n) => nodeFits(probe, n))
     .map((n) => n.metadata?.name ?? "")
     .sort();
   const wanted = new Set(eligible);

@@ -26,10 +26,9 @@
 import { E, type Either, type k8sCore, type k8sDiscovery } from "../../lib/deps.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { hashSuffix } from "../../lib/reconcile/child_names.ts";
-import { deleteOp, type Op } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, patchOp } from "../../lib/reconcile/op.ts";
 import { ownerReference } from "../../lib/reconcile/owner_reference.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
@@ -145,15 +144,11 @@ export function reconcileEndpoints(
         kind: "Endpoints",
         metadata: { name, ...(namespace ? { namespace } : {}), labels, ownerReferences: owner },
         subsets: want,
-      } as DeepReadonly<KubeObject>,
+      },
     });
   } else if (!deepEqual(have.subsets ?? [], want) || !hasLabels(have.metadata?.labels, labels)) {
-    ops.push({
-      type: "patch",
-      ref: { apiVersion: "v1", kind: "Endpoints", ...(namespace ? { namespace } : {}), name },
-      patchType: "merge",
-      patch: { metadata: { labels }, subsets: want } as never,
-    });
+    const ref = { apiVersion: "v1", kind: "Endpoints", ...(namespace ? { namespace } : {}), name };
+    ops.push(patchOp(ref, "merge", { metadata: { labels }, subsets: want }));
   }
   // EndpointSlices: one per port list.
   const byPorts = groups(eps);
@@ -194,27 +189,23 @@ export function reconcileEndpoints(
       }))).map((p) => ({ ...p, name: p.name ?? "" })),
     };
     const current = world.slices.get(objectKey(namespace, sliceName));
-    if (!current) ops.push({ type: "create", object: slice as DeepReadonly<KubeObject> });
+    if (!current) ops.push({ type: "create", object: slice });
     else if (
       !deepEqual(current.endpoints ?? [], slice.endpoints) ||
       !deepEqual(current.ports ?? [], slice.ports) ||
       !hasLabels(current.metadata?.labels, slice.metadata.labels)
     ) {
-      ops.push({
-        type: "patch",
-        ref: {
-          apiVersion: "discovery.k8s.io/v1",
-          kind: "EndpointSlice",
-          namespace,
-          name: sliceName,
-        },
-        patchType: "merge",
-        patch: {
-          metadata: { labels: slice.metadata.labels },
-          endpoints: slice.endpoints,
-          ports: slice.ports,
-        } as never,
-      });
+      const ref = {
+        apiVersion: "discovery.k8s.io/v1",
+        kind: "EndpointSlice",
+        namespace,
+        name: sliceName,
+      };
+      ops.push(patchOp(ref, "merge", {
+        metadata: { labels: slice.metadata.labels },
+        endpoints: slice.endpoints,
+        ports: slice.ports,
+      }));
     }
   }
   for (const s of world.slices.ownedBy(uid)) {

@@ -30,15 +30,20 @@ import { objectKey } from "../../lib/core/key.ts";
 import { deepEqual } from "../../lib/core/deep_equal.ts";
 import { formatTime } from "../../lib/core/time.ts";
 import { matchesLabels } from "../../lib/core/label_selector.ts";
-import type { JsonObject, KubeObject } from "../../lib/core/object.ts";
+import type { KubeObject } from "../../lib/core/object.ts";
 import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
 import { childNames, hashSuffix } from "../../lib/reconcile/child_names.ts";
-import { deleteOp, type Op, refOf } from "../../lib/reconcile/op.ts";
+import { deleteOp, type Op, statusOp } from "../../lib/reconcile/op.ts";
 import { podFromTemplate } from "../../lib/reconcile/pod_from_template.ts";
 import type { Plan } from "../../lib/reconcile/plan.ts";
 import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_error.ts";
 import type { World } from "../../lib/reconcile/world.ts";
-import { type Condition, findCondition, setCondition } from "../../lib/reconcile/set_condition.ts";
+import {
+  type Condition,
+  type ConditionLike,
+  findCondition,
+  setCondition,
+} from "../../lib/reconcile/set_condition.ts";
 import { isPodReady, type Pod, podDeletionOrder } from "./pod_facts.ts";
 import { workloadSelector } from "./workload_selector.ts";
 import {
@@ -56,12 +61,12 @@ export interface JobWorld {
   readonly pods: World<Pod>;
 }
 
-const isTrue = (conds: readonly Condition[], type: string) =>
+const isTrue = (conds: readonly ConditionLike[], type: string) =>
   findCondition(conds, type)?.status === "True";
 const time = (t: string | undefined) => (t ? Date.parse(t) : Number.NaN);
 
 /** The finished Job's TTL plan: delete it once expired, else look again then. */
-function afterFinished(job: DeepReadonly<Job>, conds: readonly Condition[], now: number): Plan {
+function afterFinished(job: DeepReadonly<Job>, conds: readonly ConditionLike[], now: number): Plan {
   const ttl = job.spec?.ttlSecondsAfterFinished;
   if (ttl === undefined || ttl === null) return { ops: [] };
   const done = findCondition(conds, "Complete") ?? findCondition(conds, "Failed");
@@ -107,7 +112,7 @@ export function reconcileJob(
   const selector = workloadSelector(`Job ${key}`, spec?.selector, template?.metadata?.labels);
   if (selector._tag === "Left") return E.left(terminal(selector.left));
   const now = ctx.now;
-  let conds = [...(job.status?.conditions ?? [])] as Condition[];
+  let conds: readonly ConditionLike[] = job.status?.conditions ?? [];
   if (isTrue(conds, "Complete") || isTrue(conds, "Failed")) {
     return E.right(afterFinished(job, conds, now));
   }
@@ -201,7 +206,7 @@ export function reconcileJob(
     ...(conds.length ? { conditions: conds } : {}),
   };
   if (!deepEqual(status, job.status)) {
-    ops.push({ type: "status", ref: refOf(self), status: status as JsonObject });
+    ops.push(statusOp(self, status));
   }
   const deadline = spec?.activeDeadlineSeconds;
   const requeue = !finished && startTime !== undefined && deadline !== undefined &&
@@ -219,7 +224,8 @@ function indexedPod(
   i: number,
 ): DeepReadonly<KubeObject> {
   const base = podFromTemplate(job, template, { name, namespace: job.metadata?.namespace });
-  const podSpec = (base.spec ?? {}) as DeepReadonly<Pod["spec"]> & object;
+  // podFromTemplate copies the template's spec (or `{ containers: [] }`).
+  const podSpec: DeepReadonly<NonNullable<Pod["spec"]>> = template?.spec ?? { containers: [] };
   const env = { name: "JOB_COMPLETION_INDEX", value: String(i) };
   return {
     ...base,
@@ -232,6 +238,6 @@ function indexedPod(
       ...podSpec,
       hostname: `${job.metadata?.name}-${i}`,
       containers: (podSpec.containers ?? []).map((c) => ({ ...c, env: [...(c.env ?? []), env] })),
-    } as never,
+    },
   };
 }

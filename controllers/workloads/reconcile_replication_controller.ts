@@ -42,10 +42,12 @@ export function reconcileReplicationController(
   ctx: ReplicaSetContext,
 ): Either<ReconcileError, Plan> {
   const selector = rc.spec?.selector ?? rc.spec?.template?.metadata?.labels;
-  const asSet = {
-    ...rc,
+  // The ReplicaSet reconciler takes its TypeMeta from `kind`: an RC is a set with a map selector.
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = rc;
+  const asSet: DeepReadonly<ReplicaSet> = {
+    ...rest,
     spec: { ...rc.spec, selector: { matchLabels: { ...selector } } },
-  } as DeepReadonly<ReplicaSet>;
+  };
   return reconcileReplicasOf(
     { apiVersion: "v1", kind: "ReplicationController" },
     asSet,

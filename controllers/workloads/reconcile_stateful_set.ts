@@ -224,7 +224,7 @@ export function reconcileStatefulSet(
                 ? [...refs, setOwnerRef(set)]
                 : refs.filter((r) => r.uid !== uid),
             },
-          } as never,
+          },
         });
       }
     }

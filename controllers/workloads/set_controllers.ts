@@ -5,7 +5,6 @@
  * @module
  */
 import { controller, type ControllerSpec, kind } from "../../lib/controller/controller_spec.ts";
-import type { KubeObject } from "../../lib/core/object.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
 import { objectKey } from "../../lib/core/key.ts";
@@ -23,8 +22,8 @@ import {
 
 const pods = kind<Pod>("v1", "Pod");
 const claims = kind<PersistentVolumeClaim>("v1", "PersistentVolumeClaim");
-const statefulSets = { apiVersion: "apps/v1", kind: "StatefulSet" };
-const daemonSets = { apiVersion: "apps/v1", kind: "DaemonSet" };
+const statefulSets = kind<StatefulSet>("apps/v1", "StatefulSet");
+const daemonSets = kind<DaemonSet>("apps/v1", "DaemonSet");
 const nodes = kind<Node>("v1", "Node");
 const revisions = kind<ControllerRevision>("apps/v1", "ControllerRevision");
 
@@ -42,15 +41,14 @@ export function statefulSetController(): ControllerSpec<
   StatefulSet & HasMetadata,
   StatefulSetWorld
 > {
-  let sets: StoreReader<KubeObject> | undefined;
+  let sets: StoreReader<StatefulSet> | undefined;
   const setsOfClaim = (claim: { metadata?: { namespace?: string; name?: string } }) =>
-    (sets?.list() ?? []).flatMap((s) => {
-      const set = s as StatefulSet;
+    (sets?.list() ?? []).flatMap((set) => {
       if (set.metadata?.namespace !== claim.metadata?.namespace) return [];
       const owns = (set.spec?.volumeClaimTemplates ?? []).some((t) =>
         ordinalOf(`${t.metadata?.name}-${set.metadata?.name}`, claim.metadata?.name) !== undefined
       );
-      return owns ? [objectKey(s.metadata?.namespace, s.metadata?.name ?? "")] : [];
+      return owns ? [objectKey(set.metadata?.namespace, set.metadata?.name ?? "")] : [];
     });
   return controller<StatefulSet & HasMetadata, StatefulSetWorld>({
     name: "statefulset",
@@ -81,7 +79,7 @@ export function statefulSetController(): ControllerSpec<
  * ```
  */
 export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, DaemonSetWorld> {
-  let sets: StoreReader<KubeObject> | undefined;
+  let sets: StoreReader<DaemonSet> | undefined;
   return controller<DaemonSet & HasMetadata, DaemonSetWorld>({
     name: "daemonset",
     for: daemonSets,

@@ -112,7 +112,7 @@ export function clusterControllers(options: ClusterControllersOptions = {}): Ser
     if (E.isLeft(client)) throw new Error(`Cannot start the cluster: ${client.left.message}`);
     const withSnapshots = options.snapshots ?? true;
     let installed: Either<ApiError, unknown> = await client.right.apply(
-      standardStorageClass as KubeObject,
+      standardStorageClass,
       { fieldManager: "kubefold-cluster" },
     );
     if (E.isRight(installed) && withSnapshots) installed = await installSnapshotApi(client.right);

@@ -77,7 +77,9 @@ export function statefulPod(
     name,
     namespace: set.metadata?.namespace,
   });
-  const spec = (base.spec ?? {}) as DeepReadonly<NonNullable<Pod["spec"]>>;
+  // podFromTemplate copies the template's spec (or `{ containers: [] }`).
+  const spec: DeepReadonly<NonNullable<Pod["spec"]>> = set.spec?.template?.spec ??
+    { containers: [] };
   const claims = (set.spec?.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? "");
   const volumes = [
     ...(spec.volumes ?? []).filter((v) => !claims.includes(v.name)),
@@ -102,7 +104,7 @@ export function statefulPod(
       hostname: name,
       ...(set.spec?.serviceName ? { subdomain: set.spec.serviceName } : {}),
       ...(volumes.length ? { volumes } : {}),
-    } as never,
+    },
   };
 }
 
@@ -134,7 +136,7 @@ export function statefulClaims(set: Set, ordinal: number): DeepReadonly<KubeObje
       ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
       ...(owned ? { ownerReferences: [setOwnerRef(set)] } : {}),
     },
-    spec: { ...t.spec } as never,
+    spec: { ...t.spec },
   }));
 }
 

@@ -37,7 +37,7 @@ export function workloadSelector(
     left: `Cannot reconcile ${kind}: ${detail}`,
   });
   if (selector === undefined || selector === null) return left("spec.selector: Required value");
-  const parsed = fromLabelSelectorObject(selector as k8sMeta.LabelSelector);
+  const parsed = fromLabelSelectorObject(selector);
   if (parsed._tag === "Left") return left(`spec.selector: Invalid value: ${parsed.left}`);
   if (parsed.right.length === 0) {
     return left("spec.selector: Invalid value: empty selector would select every pod");

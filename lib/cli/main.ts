@@ -7,6 +7,7 @@
 import type { CliIo, Command } from "./command.ts";
 import { initCommand } from "./commands/init.ts";
 import { createApiCommand } from "./commands/create_api.ts";
+import { createWebhookCommand } from "./commands/create_webhook.ts";
 import { manifestsCommand } from "./commands/manifests.ts";
 import { runCommand } from "./commands/run.ts";
 import { buildCommand } from "./commands/build.ts";
@@ -22,6 +23,7 @@ import { NeedsProjectConfig, rerunInProject } from "./project.ts";
 export const commands: readonly Command[] = [
   initCommand,
   createApiCommand,
+  createWebhookCommand,
   manifestsCommand,
   installCommand,
   uninstallCommand,
@@ -36,7 +38,8 @@ export function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return `Usage: kubefold <command> [flags]   (kubefold <command> --help for its flags)
 
-The operator workflow: init, create api, manifests, install, run, build, deploy.
+The operator workflow: init, create api, create webhook, manifests, install, run, build,
+deploy.
 
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}`;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { KubeObject } from "./object.ts";
+import type { DeepReadonly } from "./deep_readonly.ts";
 import { isPlainObject } from "./object.ts";
 
 type Obj = Record<string, unknown>;
@@ -35,7 +36,7 @@ function requirementHolds(req: Obj, value: string | undefined): boolean {
 }
 
 /** Whether a `NodeSelectorTerm` holds: every expression on labels and every field matches. */
-function termHolds(term: Obj, node: KubeObject): boolean {
+function termHolds(term: Obj, node: DeepReadonly<KubeObject>): boolean {
   const labels = node.metadata?.labels ?? {};
   const exprs = list(term.matchExpressions), fields = list(term.matchFields);
   if (exprs.length === 0 && fields.length === 0) return false; // an empty term matches nothing
@@ -60,7 +61,10 @@ function termHolds(term: Obj, node: KubeObject): boolean {
  * matchesNodeAffinity(pinned, { metadata: { name: "n2" } }); // false
  * ```
  */
-export function matchesNodeAffinity(pod: KubeObject, node: KubeObject): boolean {
+export function matchesNodeAffinity(
+  pod: DeepReadonly<KubeObject>,
+  node: DeepReadonly<KubeObject>,
+): boolean {
   const required = rec(
     rec(rec(rec(pod.spec).affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution,
   );

@@ -6,6 +6,7 @@
  * @module
  */
 import type { KubeObject } from "./object.ts";
+import type { DeepReadonly } from "./deep_readonly.ts";
 import { isPlainObject } from "./object.ts";
 import { matchesNodeAffinity } from "./node_affinity.ts";
 
@@ -24,7 +25,7 @@ const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {})
  * nodeReady({ status: { conditions: [{ type: "Ready", status: "True" }] } }); // true
  * ```
  */
-export function nodeReady(node: KubeObject): boolean {
+export function nodeReady(node: DeepReadonly<KubeObject>): boolean {
   const conds = list<{ type?: string; status?: string }>(rec(node.status).conditions);
   return conds.some((c) => c.type === "Ready" && c.status === "True");
 }
@@ -54,7 +55,7 @@ const UNSCHEDULABLE_TAINT: Taint = {
  * nodeFits({ spec: { nodeSelector: { disk: "ssd" } } }, node); // false
  * ```
  */
-export function nodeFits(pod: KubeObject, node: KubeObject): boolean {
+export function nodeFits(pod: DeepReadonly<KubeObject>, node: DeepReadonly<KubeObject>): boolean {
   const spec = rec(pod.spec);
   const tolerations = list<Toleration>(spec.tolerations);
   if (!nodeReady(node)) return false;

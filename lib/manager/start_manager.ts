@@ -84,6 +84,13 @@ export interface ManagerOptions {
   readonly webhooks?: readonly Webhook[];
   /** The webhook server: port (default 9443), certificates, budget (see `serveWebhooks`). */
   readonly webhookServer?: WebhookServerOptions;
+  /**
+   * Called once the webhook server listens and before any informer starts, e.g. to register
+   * the webhooks with the cluster when the manager runs outside it (`installWebhooks` with the
+   * server's URL and CA): informers of converted kinds then list through the webhook. A
+   * rejection closes the server and fails `startManager`.
+   */
+  readonly onWebhookServer?: (server: WebhookServer) => Promise<void>;
 }
 
 function defaultIdentity(): string {
@@ -146,6 +153,14 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const webhookServer = options.webhooks?.length
     ? await serveWebhooks(options.webhooks, { logger: log, ...options.webhookServer })
     : undefined;
+  if (webhookServer && options.onWebhookServer) {
+    try {
+      await options.onWebhookServer(webhookServer);
+    } catch (e) {
+      await webhookServer.close();
+      throw e;
+    }
+  }
   const scheduler = options.scheduler ?? asyncScheduler;
   const now = options.now ?? (() => scheduler.now());
   const base = createInformers(options.client, { scheduler, logger: log });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { X509Certificate } from "node:crypto";
 import type { JsonObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
 import { generateCertificates } from "../apiserver/tls/generate_certificates.ts";
@@ -109,10 +110,74 @@ export async function webhookCertificates(
   };
 }
 
+const RENEW_BEFORE_MS = 30 * 86400_000;
+
+/**
+ * The certificates of a Secret already in the cluster (a previous deploy's), when they can
+ * stay: a `kubernetes.io/tls` Secret with `tls.crt`, `tls.key` and `ca.crt`, its certificate
+ * valid for the webhook Service and for more than 30 more days. Re-deploying then keeps the
+ * certificate the running manager serves, so `caBundle` and server never disagree.
+ *
+ * @example
+ * ```ts
+ * import { resolveOperator, reusableWebhookCertificates } from "../operator/mod.ts";
+ * reusableWebhookCertificates(resolveOperator({ name: "x", image: "i", controllers: [] }), {
+ *   kind: "Secret", type: "kubernetes.io/tls", data: {},
+ * }); // undefined
+ * ```
+ */
+export function reusableWebhookCertificates(
+  op: ResolvedOperator,
+  secret: JsonObject,
+  now: number = Date.now(),
+): WebhookCertificates | undefined {
+  const data = isPlainObject(secret.data) ? secret.data : {};
+  const text = (k: string) => {
+    try {
+      return typeof data[k] === "string" ? atob(data[k] as string) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const [cert, key, caCert] = [text("tls.crt"), text("tls.key"), text("ca.crt")];
+  if (secret.type !== "kubernetes.io/tls" || !cert || !key || !caCert) return undefined;
+  try {
+    const x509 = new X509Certificate(cert);
+    const host = webhookObjectNames(op).hosts[0];
+    if (Date.parse(x509.validTo) - now < RENEW_BEFORE_MS || !x509.checkHost(host)) {
+      return undefined;
+    }
+    if (!x509.verify(new X509Certificate(caCert).publicKey)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const names = webhookObjectNames(op);
+  return {
+    caCert,
+    secret: {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: names.certSecret, namespace: op.namespace, labels: { ...op.labels } },
+      type: "kubernetes.io/tls",
+      data: { "tls.crt": b64(cert), "tls.key": b64(key), "ca.crt": b64(caCert) },
+    },
+  };
+}
+
+/** Options of {@link withWebhookCertificates}. */
+export interface WithWebhookCertificatesOptions {
+  /** The certificate Secret in the cluster, if any: kept when still good (see {@link reusableWebhookCertificates}). */
+  readonly existing?: JsonObject;
+  /** Clock (epoch ms) of the validity checks and of a new certificate. */
+  readonly now?: () => number;
+}
+
 /**
  * The documents to deploy with the webhooks' certificates wired: the Secret first (in the
  * manager's namespace, so after a Namespace document), then every document with `caBundle`
- * injected. Documents of an operator without webhooks come back unchanged.
+ * injected. The certificates of `existing` are kept while good; otherwise a new CA and
+ * serving certificate are generated. Documents of an operator without webhooks come back
+ * unchanged.
  *
  * @example
  * ```ts ignore
@@ -123,9 +188,12 @@ export async function webhookCertificates(
 export async function withWebhookCertificates(
   op: ResolvedOperator,
   documents: readonly JsonObject[],
+  options: WithWebhookCertificatesOptions = {},
 ): Promise<JsonObject[]> {
   if (!op.webhooks?.length) return [...documents];
-  const certs = await webhookCertificates(op);
+  const now = options.now ?? Date.now;
+  const certs = (options.existing && reusableWebhookCertificates(op, options.existing, now())) ??
+    await webhookCertificates(op, { now });
   const out = documents.map((d) => injectCaBundle(d, certs.caCert));
   const ns = out.findIndex((d) =>
     d.kind === "Namespace" && (d.metadata as { name?: string })?.name === op.namespace

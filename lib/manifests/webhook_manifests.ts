@@ -75,7 +75,13 @@ function withWebhookServer(deployment: JsonObject, op: ResolvedOperator): JsonOb
   const pod = d.spec?.template?.spec;
   const manager = pod?.containers?.find((c) => c.name === "manager");
   if (!pod || !manager) return deployment;
-  manager.args = [...(manager.args ?? []), `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`];
+  manager.args = [
+    ...(manager.args ?? []),
+    // The pod's IP, as the probes: replicas that share a host (pods that run as local
+    // processes in the embedded cluster) do not collide on the port.
+    `--webhook-bind-address=$(POD_IP):${WEBHOOK_PORT}`,
+    `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`,
+  ];
   manager.ports = [
     ...(manager.ports ?? []),
     { name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" },

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { E, type Either } from "../deps.ts";
+import { WEBHOOK_CERT_DIR } from "../manifests/webhook_manifests.ts";
 
 /** Where the manager's cluster comes from — never picked up silently. */
 export type ClusterSource =
@@ -21,6 +22,27 @@ export interface BindAddress {
   readonly port: number;
 }
 
+/** Where and how the manager serves its webhooks (when the operator has any). */
+export interface WebhookFlags {
+  /**
+   * `--webhook-bind-address` (default `:9443` with `--in-cluster`, controller-runtime's;
+   * else `127.0.0.1:0`, any free port of this machine).
+   */
+  readonly bind: BindAddress;
+  /**
+   * `--webhook-cert-dir`: `tls.crt` and `tls.key` (and `ca.crt`), reloaded when they change
+   * (default with `--in-cluster`: `/tmp/k8s-webhook-server/serving-certs`, where the manifests
+   * mount the certificate Secret; else a generated CA and certificate).
+   */
+  readonly certDir?: string;
+  /**
+   * `--webhook-host`: outside the cluster, the host the API server calls the webhooks at
+   * (their `clientConfig.url`) and the generated certificate is valid for (default the bind
+   * address, `127.0.0.1` when bound to every address).
+   */
+  readonly host?: string;
+}
+
 /** The parsed flags. */
 export interface ManagerFlags {
   /** The cluster: `--kubeconfig`, `--in-cluster`, or the embedded cluster (neither given). */
@@ -31,6 +53,8 @@ export interface ManagerFlags {
   readonly health: BindAddress;
   /** `--metrics-bind-address` (default: `/metrics` on the health server only; `0`: off). */
   readonly metrics?: BindAddress;
+  /** The webhook server. */
+  readonly webhook: WebhookFlags;
   /** `--kubeconfig-out`: where the embedded cluster's kubeconfig is written. */
   readonly kubeconfigOut?: string;
   /** `--help`. */
@@ -53,6 +77,15 @@ Runs the operator's manager. The cluster is chosen explicitly:
   --leader-elect                       run the controllers only while holding the Lease
   --health-probe-bind-address ADDR     /healthz, /readyz (and /metrics) (default 127.0.0.1:0)
   --metrics-bind-address ADDR          a separate /metrics server (default: none)
+
+Webhooks (when the operator has any; outside the cluster they are registered with it,
+pointing at this process, and removed again on exit):
+  --webhook-bind-address ADDR          HTTPS server (default :9443 in-cluster, else 127.0.0.1:0)
+  --webhook-cert-dir DIR               tls.crt, tls.key (and ca.crt), reloaded on change
+                                       (default in-cluster ${WEBHOOK_CERT_DIR};
+                                       else a generated CA and certificate)
+  --webhook-host HOST                  outside the cluster: the host the API server calls
+                                       (default the bind address, 127.0.0.1 for every address)
   -h, --help                           this text`;
 
 /**
@@ -104,6 +137,9 @@ export function parseManagerFlags(args: readonly string[]): Either<string, Manag
         "leader-elect": { type: "boolean" },
         "health-probe-bind-address": { type: "string" },
         "metrics-bind-address": { type: "string" },
+        "webhook-bind-address": { type: "string" },
+        "webhook-cert-dir": { type: "string" },
+        "webhook-host": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -130,11 +166,23 @@ export function parseManagerFlags(args: readonly string[]): Either<string, Manag
     ? undefined
     : parseBindAddress(metricsText);
   if (metrics && E.isLeft(metrics)) return metrics;
+  const inCluster = cluster.type === "inCluster";
+  const webhookBind = parseBindAddress(
+    v["webhook-bind-address"] ?? (inCluster ? ":9443" : "127.0.0.1:0"),
+  );
+  if (E.isLeft(webhookBind)) return webhookBind;
+  const certDir = v["webhook-cert-dir"] ?? (inCluster ? WEBHOOK_CERT_DIR : undefined);
+  const webhook: WebhookFlags = {
+    bind: webhookBind.right,
+    ...(certDir ? { certDir } : {}),
+    ...(v["webhook-host"] ? { host: v["webhook-host"] } : {}),
+  };
   return E.right({
     cluster,
     leaderElect: v["leader-elect"] ?? false,
     health: health.right,
     ...(metrics ? { metrics: metrics.right } : {}),
+    webhook,
     ...(v["kubeconfig-out"] ? { kubeconfigOut: v["kubeconfig-out"] } : {}),
     help: v.help ?? false,
   });

@@ -56,7 +56,14 @@ export {
   type ManagerFlags,
   parseBindAddress,
   parseManagerFlags,
+  type WebhookFlags,
 } from "./manager_flags.ts";
+export {
+  type LocalWebhooks,
+  type LocalWebhooksOptions,
+  localWebhookUrl,
+  registerLocalWebhooks,
+} from "./local_webhooks.ts";
 export { checkManifests, type ManifestsDirOptions, writeManifests } from "./write_manifests.ts";
 export {
   WEBHOOK_CERT_DIR,
@@ -67,7 +74,9 @@ export {
 } from "../manifests/webhook_manifests.ts";
 export {
   injectCaBundle,
+  reusableWebhookCertificates,
   type WebhookCertificates,
   webhookCertificates,
   withWebhookCertificates,
+  type WithWebhookCertificatesOptions,
 } from "../manifests/webhook_certificates.ts";

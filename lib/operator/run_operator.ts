@@ -15,6 +15,8 @@ import { loadInClusterConfig } from "../client/config/load_in_cluster_config.ts"
 import { startManager } from "../manager/start_manager.ts";
 import { type OperatorSpec, resolveOperator } from "./operator_spec.ts";
 import { MANAGER_USAGE, type ManagerFlags, parseManagerFlags } from "./manager_flags.ts";
+import type { WebhookServer } from "../webhook/serve_webhooks.ts";
+import { type LocalWebhooks, registerLocalWebhooks } from "./local_webhooks.ts";
 
 /** Options of {@link runOperator}. */
 export interface RunOperatorOptions {
@@ -22,10 +24,18 @@ export interface RunOperatorOptions {
   readonly args?: readonly string[];
   /** Structured logs (default JSON lines on stderr). */
   readonly logger?: Logger;
-  /** Environment (default the process's): `POD_NAME`, `POD_NAMESPACE`, in-cluster variables. */
+  /**
+   * Environment (default the process's): `POD_NAME`, `POD_NAMESPACE`, in-cluster variables,
+   * `KUBEFOLD_POD_ROOT` (a pod the embedded cluster runs as a process: where its mounted files are).
+   */
   readonly env?: Record<string, string | undefined>;
   /** Resolves once the manager is ready (tests). */
-  readonly onReady?: (info: { readonly healthUrl?: string; readonly kubeconfig?: string }) => void;
+  readonly onReady?: (info: {
+    readonly healthUrl?: string;
+    readonly kubeconfig?: string;
+    /** The URL the cluster calls the webhooks at (an operator with webhooks). */
+    readonly webhookUrl?: string;
+  }) => void;
   /** Stops the manager when aborted (default: SIGINT/SIGTERM only). */
   readonly signal?: AbortSignal;
 }
@@ -106,7 +116,10 @@ async function connectTo(
 /**
  * Runs an operator's manager: `--kubeconfig`, `--in-cluster`, or (neither) a new embedded
  * cluster with the operator's CRDs; `--leader-elect` for a Lease in the manager's namespace;
- * probes and metrics on the given addresses. Returns the exit code: 0 after SIGINT/SIGTERM,
+ * probes and metrics on the given addresses. An operator with webhooks serves them over
+ * HTTPS (`--webhook-bind-address`, `--webhook-cert-dir`); outside the cluster it registers
+ * them with the cluster pointing at this process (see `registerLocalWebhooks`) and removes
+ * the admission configurations on exit. Returns the exit code: 0 after SIGINT/SIGTERM,
  * 1 when leader election is lost or the flags are wrong, 2 after `--help`.
  *
  * Like a kubebuilder project's `cmd/main.go`, but one call.
@@ -155,24 +168,60 @@ export async function runOperator(
       metadata: { name: namespace },
     }, { fieldManager: "kubefold" });
   }
-  const manager = await startManager({
-    client: connected.client,
-    controllers: spec.controllers,
-    logger: log,
-    healthPort: f.health.port,
-    healthHostname: f.health.hostname,
-    handleSignals: true,
-    ...(env.POD_NAME ? { identity: env.POD_NAME } : {}),
-    ...(f.leaderElect
-      ? {
-        leaderElection: {
-          name: op.leaseName,
-          namespace,
-          ...(env.POD_NAME ? { identity: env.POD_NAME } : {}),
-        },
-      }
-      : {}),
-  });
+  // In a pod the embedded cluster runs as a process, mounted files are under its root.
+  const podRoot = env.KUBEFOLD_POD_ROOT;
+  const wf = f.webhook.certDir && podRoot && f.webhook.certDir.startsWith("/")
+    ? { ...f.webhook, certDir: `${podRoot}${f.webhook.certDir}` }
+    : f.webhook;
+  let local: LocalWebhooks | undefined;
+  let manager;
+  try {
+    manager = await startManager({
+      client: connected.client,
+      controllers: spec.controllers,
+      ...(spec.webhooks?.length
+        ? {
+          webhooks: spec.webhooks,
+          webhookServer: {
+            port: wf.bind.port,
+            hostname: wf.bind.hostname,
+            logger: log,
+            ...(wf.certDir ? { certDir: wf.certDir } : {}),
+            ...(wf.host ? { hosts: [wf.host, "localhost", "127.0.0.1"] } : {}),
+          },
+          // Outside the cluster nothing else points the cluster at this process's webhooks.
+          ...(f.cluster.type === "inCluster" ? {} : {
+            onWebhookServer: async (server: WebhookServer) => {
+              local = await registerLocalWebhooks(connected.client, op, server, {
+                logger: log,
+                ...(wf.host ? { host: wf.host } : {}),
+                ...(wf.certDir ? { certDir: wf.certDir } : {}),
+              });
+            },
+          }),
+        }
+        : {}),
+      logger: log,
+      healthPort: f.health.port,
+      healthHostname: f.health.hostname,
+      handleSignals: true,
+      ...(env.POD_NAME ? { identity: env.POD_NAME } : {}),
+      ...(f.leaderElect
+        ? {
+          leaderElection: {
+            name: op.leaseName,
+            namespace,
+            ...(env.POD_NAME ? { identity: env.POD_NAME } : {}),
+          },
+        }
+        : {}),
+    });
+  } catch (e) {
+    log.error("cannot start the manager", { error: (e as Error).message });
+    connected.client.close();
+    await connected.close();
+    return 1;
+  }
   const metrics = f.metrics
     ? Deno.serve(
       { hostname: f.metrics.hostname, port: f.metrics.port, onListen() {} },
@@ -189,9 +238,20 @@ export async function runOperator(
     controllers: spec.controllers.map((c) => c.name),
     health: manager.healthUrl ?? "",
     leaderElection: f.leaderElect,
+    ...(manager.webhookServer ? { webhooks: manager.webhookServer.url } : {}),
   });
+  const started = manager;
   manager.ready.then(
-    () => options.onReady?.({ healthUrl: manager.healthUrl, kubeconfig: connected.kubeconfig }),
+    () =>
+      options.onReady?.({
+        healthUrl: started.healthUrl,
+        kubeconfig: connected.kubeconfig,
+        ...(local
+          ? { webhookUrl: local.url }
+          : started.webhookServer
+          ? { webhookUrl: started.webhookServer.url }
+          : {}),
+      }),
     () => {},
   );
   let code = 0;
@@ -203,6 +263,8 @@ export async function runOperator(
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     await metrics?.shutdown();
+    // An embedded cluster goes away with this process; another one keeps the configurations.
+    if (f.cluster.type !== "embedded") await local?.remove();
     connected.client.close();
     await connected.close();
   }

@@ -154,3 +154,32 @@ export function statusOp(obj: HasMetadata, status: object): Extract<Op, { type: 
   // A status interface has no index signature, but is the JSON object it serializes to.
   return { type: "status", ref: refOf(obj), status: status as DeepReadonly<JsonObject> };
 }
+
+/**
+ * A `patch` op of `patchType` on the object at `ref`, from a typed patch body.
+ *
+ * Like building `{ type: "patch", ref, patchType, patch }` by hand, but the body may be built
+ * from typed Kubernetes objects (interfaces without an index signature, optional fields): it is
+ * accepted as the JSON it serializes to (`undefined` fields are left out on the wire).
+ *
+ * @param ref the object to patch
+ * @param patchType `merge`, `json` or `strategic`
+ * @param patch the patch body (an object, or the operations of a JSON patch)
+ * @returns the op
+ * @example
+ * ```ts
+ * import { patchOp } from "../../mod.ts";
+ * const labels: { app?: string } = { app: "web" };
+ * patchOp({ apiVersion: "v1", kind: "Service", namespace: "d", name: "s" }, "merge", {
+ *   metadata: { labels },
+ * }).patchType; // "merge"
+ * ```
+ */
+export function patchOp(
+  ref: ObjectRef,
+  patchType: PatchType,
+  patch: object,
+): Extract<Op, { type: "patch" }> {
+  // A typed body has no index signature (and may hold undefined), but is the JSON it serializes to.
+  return { type: "patch", ref, patchType, patch: patch as DeepReadonly<Json> };
+}

@@ -25,6 +25,29 @@ export interface Condition {
 export type ConditionInput = Omit<Condition, "lastTransitionTime">;
 
 /**
+ * What {@link setCondition} needs of the conditions it updates: a typed status's own
+ * condition type (e.g. `batchv1.JobCondition`, whose fields are optional) fits.
+ *
+ * @example
+ * ```ts
+ * import { type batchv1, type ConditionLike, setCondition } from "../../mod.ts";
+ * const observed: readonly batchv1.JobCondition[] = [{ type: "Complete", status: "True" }];
+ * const conds: readonly ConditionLike[] = setCondition(observed, {
+ *   type: "Complete", status: "True", reason: "Done", message: "",
+ * }, 0);
+ * conds[0].lastTransitionTime; // undefined: the status did not change
+ * ```
+ */
+export interface ConditionLike {
+  /** The condition type, e.g. `Ready`. */
+  readonly type: string;
+  /** `True`, `False` or `Unknown`. */
+  readonly status?: string;
+  /** When the status last changed (RFC 3339). */
+  readonly lastTransitionTime?: string;
+}
+
+/**
  * Returns `conditions` with `cond` set (replacing the one of the same type, else appended).
  *
  * Like apimachinery's `meta.SetStatusCondition`, but pure: `lastTransitionTime` becomes
@@ -43,19 +66,19 @@ export type ConditionInput = Omit<Condition, "lastTransitionTime">;
  * b[0].lastTransitionTime; // "1970-01-01T00:00:00Z"
  * ```
  */
-export function setCondition(
-  conditions: readonly Condition[],
+export function setCondition<C extends ConditionLike = Condition>(
+  conditions: readonly C[],
   cond: ConditionInput,
   now: number,
-): Condition[] {
+): (C | ConditionInput & { readonly lastTransitionTime: C["lastTransitionTime"] | string })[] {
   const i = conditions.findIndex((c) => c.type === cond.type);
   const old = i < 0 ? undefined : conditions[i];
   const lastTransitionTime = old !== undefined && old.status === cond.status
     ? old.lastTransitionTime
     : formatTime(now);
-  const next: Condition = { ...cond, lastTransitionTime };
+  const next = { ...cond, lastTransitionTime };
   if (i < 0) return [...conditions, next];
-  const out = [...conditions];
+  const out: (C | typeof next)[] = [...conditions];
   out[i] = next;
   return out;
 }

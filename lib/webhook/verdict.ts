@@ -5,6 +5,7 @@
  * @module
  */
 import { type FieldError, formatFieldError, type StatusReason } from "../core/status.ts";
+import type { DeepReadonly } from "../core/deep_readonly.ts";
 
 /** An admitted request. */
 export interface Allowed {
@@ -34,7 +35,8 @@ export type Verdict = Allowed | Denied;
 /** A mutating webhook's answer: a verdict, or the object as it should be. */
 export type Mutation<T> = Verdict | {
   readonly _tag: "Mutated";
-  readonly object: T;
+  /** The object as it should be: built anew, or from the (read-only) request object by spread. */
+  readonly object: T | DeepReadonly<T>;
   readonly warnings: readonly string[];
 };
 

@@ -152,7 +152,10 @@ export interface WebhooksSpec<T> {
   /** The resource and the version the webhooks receive. */
   readonly for: WebhookTarget;
   /** A defaulting (mutating) webhook: the object with its defaults. */
-  readonly default?: (object: DeepReadonly<T>, request: AdmissionRequest<T>) => T;
+  readonly default?: (
+    object: DeepReadonly<T>,
+    request: AdmissionRequest<T>,
+  ) => T | DeepReadonly<T>;
   /** A validating webhook. */
   readonly validate?: (request: AdmissionRequest<T>) => Verdict;
   /** Conversions between the CRD's versions (served at `/convert`). */

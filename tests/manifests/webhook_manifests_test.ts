@@ -4,6 +4,7 @@ import {
   defineOperator,
   generateManifests,
   resolveOperator,
+  reusableWebhookCertificates,
   withWebhookCertificates,
 } from "../../lib/operator/mod.ts";
 import { podSetController, podSetCrdV1, podSetWebhooks } from "../../controllers/podset/mod.ts";
@@ -90,7 +91,10 @@ Deno.test("manifests of an operator with webhooks: configurations, Service, conv
   const deployment = docs("config/manager/manager.yaml").find((d) => d.kind === "Deployment")!;
   const pod = deployment.spec.template.spec;
   const manager = pod.containers[0];
-  assert.ok(manager.args.includes("--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs"));
+  assert.deepEqual(manager.args.slice(-2), [
+    "--webhook-bind-address=$(POD_IP):9443",
+    "--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs",
+  ]);
   assert.deepEqual(manager.ports.at(-1), {
     name: "webhook-server",
     containerPort: 9443,
@@ -102,10 +106,13 @@ Deno.test("manifests of an operator with webhooks: configurations, Service, conv
   }]);
 });
 
-Deno.test("an operator without webhooks gets no config/webhook; a conversion without its CRD is an error", () => {
+Deno.test("an operator without webhooks gets no config/webhook (and the same RBAC: the webhook server needs none); a conversion without its CRD is an error", () => {
   const plain = generateManifests({ ...op, webhooks: [] });
   assert.ok(E.isRight(plain));
   assert.ok(![...plain.right.keys()].some((k) => k.startsWith("config/webhook/")));
+  const rbac = (m: Map<string, string>) =>
+    [...m].filter(([path]) => path.startsWith("config/rbac/")).map(([, text]) => text);
+  assert.deepEqual(rbac(files), rbac(plain.right));
   const missing = generateManifests({ ...op, crds: [], controllers: [] });
   assert.deepEqual(missing, {
     _tag: "Left",
@@ -180,4 +187,35 @@ Deno.test("deployed with generated certificates, the embedded cluster calls the 
     await webhooks.close();
     await Deno.remove(certDir, { recursive: true });
   }
+});
+
+Deno.test("withWebhookCertificates() keeps a previous deploy's Secret while valid for the Service and 30 more days, else generates anew", async () => {
+  const resolved = resolveOperator(op);
+  const crdDoc = docs("config/crd/bases/app.example.com_podsets.yaml")[0] as JsonObject;
+  const first = await withWebhookCertificates(resolved, [crdDoc]);
+  const secret = first[0];
+  assert.equal(secret.kind, "Secret");
+  const again = await withWebhookCertificates(resolved, [crdDoc], { existing: secret });
+  assert.deepEqual(again, first, "same Secret, same caBundle");
+  const day = 86400_000;
+  assert.ok(reusableWebhookCertificates(resolved, secret, Date.now() + 300 * day));
+  assert.equal(reusableWebhookCertificates(resolved, secret, Date.now() + 340 * day), undefined);
+  const renewed = await withWebhookCertificates(resolved, [crdDoc], {
+    existing: secret,
+    now: () => Date.now() + 340 * day,
+  });
+  assert.notDeepEqual(renewed[0], secret);
+  const other = resolveOperator({ ...op, name: "other-operator" });
+  assert.equal(reusableWebhookCertificates(other, secret), undefined, "not valid for its Service");
+  const tampered = { ...secret, data: { ...(secret.data as object), "tls.crt": "!!" } };
+  assert.equal(reusableWebhookCertificates(resolved, tampered), undefined);
+  const otherCa = (await withWebhookCertificates(resolved, []))[0] as { data: object };
+  const mixed = {
+    ...secret,
+    data: {
+      ...(secret.data as object),
+      "ca.crt": (otherCa.data as Record<string, string>)["ca.crt"],
+    },
+  };
+  assert.equal(reusableWebhookCertificates(resolved, mixed), undefined, "signed by another CA");
 });

@@ -24,6 +24,23 @@ Deno.test("parseManagerFlags(): the cluster is explicit (kubeconfig, in-cluster,
   assert.equal(pod.right.leaderElect, true);
   assert.deepEqual(pod.right.health, { hostname: "127.245.1.2", port: 8081 });
   assert.deepEqual(pod.right.metrics, { hostname: "0.0.0.0", port: 8080 });
+  assert.deepEqual(pod.right.webhook, {
+    bind: { hostname: "0.0.0.0", port: 9443 },
+    certDir: "/tmp/k8s-webhook-server/serving-certs",
+  }, "in a pod: controller-runtime's port and the mounted Secret");
+  assert.deepEqual(embedded.right.webhook, { bind: { hostname: "127.0.0.1", port: 0 } });
+  const local = parseManagerFlags([
+    "--webhook-bind-address=0.0.0.0:9443",
+    "--webhook-cert-dir=/certs",
+    "--webhook-host=192.168.1.20",
+  ]);
+  assert.ok(E.isRight(local));
+  assert.deepEqual(local.right.webhook, {
+    bind: { hostname: "0.0.0.0", port: 9443 },
+    certDir: "/certs",
+    host: "192.168.1.20",
+  });
+  assert.ok(E.isLeft(parseManagerFlags(["--webhook-bind-address=9443"])));
   const kc = parseManagerFlags(["--kubeconfig", "/tmp/k", "--context", "c"]);
   assert.ok(E.isRight(kc));
   assert.deepEqual(kc.right.cluster, { type: "kubeconfig", path: "/tmp/k", context: "c" });

@@ -134,19 +134,25 @@ Deno.test("a 3 MB deeply nested YAML body answers 400 quickly and a 3 MB flat on
     // The same 25,000-key ConfigMap as JSON is the baseline: its parse and write run on the
     // event loop in any case; parsing the YAML must add little to that.
     const data = Object.fromEntries(Array.from({ length: 25_000 }, (_, i) => [`k${i}`, `v ${i}`]));
-    const asJson = JSON.stringify({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "j" },
-      data,
-    });
+    const asJson = (name: string) =>
+      JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data });
     const entries = Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`).join("\n");
-    const flat = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flat}\ndata:\n${entries}\n`;
-    const json = await worstStallMs(() => post(server.url, asJson));
-    const ok = await worstStallMs(() => post(server.url, flat, "application/yaml"));
-    assert.equal(json.value.status, 201);
-    assert.equal(ok.value.status, 201, JSON.stringify(ok.value.body).slice(0, 300));
-    assert.equal(Object.keys(ok.value.body.data).length, 25_000);
+    const flatYaml = (name: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata:\n${entries}\n`;
+    // Best of three, alternating, so a busy machine's noise does not decide the comparison.
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const j = await worstStallMs(() => post(server.url, asJson(`j${i}`)));
+      const y = await worstStallMs(() =>
+        post(server.url, flatYaml(`flat${i}`), "application/yaml")
+      );
+      assert.equal(j.value.status, 201);
+      assert.equal(y.value.status, 201, JSON.stringify(y.value.body).slice(0, 300));
+      assert.equal(Object.keys(y.value.body.data).length, 25_000);
+      runs.push({ j, y });
+    }
+    const json = runs.reduce((a, b) => (b.j.stallMs < a.j.stallMs ? b : a)).j;
+    const ok = runs.reduce((a, b) => (b.y.stallMs < a.y.stallMs ? b : a)).y;
     console.log(
       `event-loop stall: nested YAML ${deep.stallMs.toFixed(0)} ms, flat YAML ${
         ok.stallMs.toFixed(0)

@@ -14,8 +14,16 @@ import type { EventNote } from "./record_event.ts";
 import { KeyedTimers } from "./_keyed_timers.ts";
 import { executableFor, type ImageMapping } from "./image_map.ts";
 import { containerCommand } from "./container_command.ts";
+import type { VolumeSourceLookup } from "./pod_volume_files.ts";
 import type { ContainerLog } from "./container_logs.ts";
-import { inheritedEnv, podSandboxes, type StartedProcess, startProcess } from "./_pod_sandbox.ts";
+import {
+  inheritedEnv,
+  POD_ROOT_ENV,
+  podSandboxes,
+  type StartedProcess,
+  startProcess,
+  writeVolumeFiles,
+} from "./_pod_sandbox.ts";
 import {
   type ContainerRunState,
   type ContainerState,
@@ -54,6 +62,8 @@ export interface ProcessKubeletOptions {
   readonly writeStatus: (pod: KubeObject, status: (current: KubeObject) => Obj) => void;
   /** First restart back-off, doubling per restart up to 60 s; default 1,000 ms. */
   readonly backoffMs?: number;
+  /** Reads the Secrets and ConfigMaps of `secret` / `configMap` volumes (default: none). */
+  readonly volumeSource?: VolumeSourceLookup;
 }
 
 interface Instance {
@@ -157,6 +167,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
         KUBERNETES_SERVICE_PORT: port,
         KUBERNETES_SERVICE_PORT_HTTPS: port,
         KUBEFOLD_SERVICE_ACCOUNT_DIR: saDir,
+        [POD_ROOT_ENV]: `${run.dir}/root`,
       },
     });
     let started: StartedProcess;
@@ -314,19 +325,38 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
       };
       pods.set(uid, run);
       write(run);
-      options.endpoint.token(pod).then((token) =>
-        sandboxes.create(pod, token, options.endpoint.caCert)
-      ).then((sa) => {
-        (run as { dir: string }).dir = sa.replace(/\/serviceaccount$/, "");
-        if (pods.get(uid) !== run || run.stopping) return;
-        for (const c of run.containers.values()) spawn(run, c, sa);
-        write(run);
-      }, (e) => {
+      const failed = (e: unknown) => {
         for (const c of run.containers.values()) {
           c.state = { type: "waiting", reason: "CreateContainerConfigError", message: String(e) };
         }
         write(run);
-      });
+      };
+      options.endpoint.token(pod).then((token) =>
+        sandboxes.create(pod, token, options.endpoint.caCert)
+      ).then((sa) => {
+        (run as { dir: string }).dir = sa.replace(/\/serviceaccount$/, "");
+        const mountThenSpawn = async () => {
+          if (pods.get(uid) !== run || run.stopping) return;
+          const missing = options.volumeSource &&
+            await writeVolumeFiles(pod, `${run.dir}/root`, options.volumeSource);
+          if (pods.get(uid) !== run || run.stopping) return;
+          if (missing) {
+            // As a kubelet: the pod stays ContainerCreating and the mount is retried.
+            options.event(pod, {
+              reason: "FailedMount",
+              message: missing,
+              component: "kubelet",
+              host: String(rec(pod.spec).nodeName ?? ""),
+              type: "Warning",
+            });
+            timers.later(`mount/${uid}`, 1_000, () => void mountThenSpawn().catch(failed));
+            return;
+          }
+          for (const c of run.containers.values()) spawn(run, c, sa);
+          write(run);
+        };
+        return mountThenSpawn();
+      }).catch(failed);
     },
     stop(uid, graceSeconds, then) {
       const run = pods.get(uid);
@@ -338,6 +368,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
           for (const k of ["liveness", "readiness", "restart"]) {
             timers.cancel(`${k}/${uid}/${c.name}`);
           }
+          timers.cancel(`mount/${uid}`);
         }
         if (run.dir) void sandboxes.remove(`${run.dir}/serviceaccount`);
         then();

@@ -126,6 +126,9 @@ export function installSimulation(
       now: ctx.now,
       event,
       backoffMs: options.processBackoffMs,
+      volumeSource: (kind, namespace, name) =>
+        ctx.storage.get(kind === "Secret" ? "/secrets" : "/configmaps", `${namespace}/${name}`)
+          ?.object,
       writeStatus: (pod, status) => {
         const key = podKey(pod);
         const current = podObj(key);

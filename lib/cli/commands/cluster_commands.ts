@@ -7,12 +7,17 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { E, YAML } from "../../deps.ts";
-import type { KubeObject } from "../../core/object.ts";
+import type { JsonObject, KubeObject } from "../../core/object.ts";
 import type { Client } from "../../client/client_types.ts";
 import { connect } from "../../client/connect.ts";
 import { isNotFound } from "../../client/is_api_error.ts";
 import { generateManifests } from "../../manifests/generate_manifests.ts";
-import type { OperatorSpec } from "../../operator/operator_spec.ts";
+import { type OperatorSpec, resolveOperator } from "../../operator/operator_spec.ts";
+import { webhookObjectNames } from "../../manifests/webhook_manifests.ts";
+import {
+  reusableWebhookCertificates,
+  withWebhookCertificates,
+} from "../../manifests/webhook_certificates.ts";
 import type { CliIo, Command } from "../command.ts";
 import { loadOperator } from "../project.ts";
 
@@ -162,21 +167,58 @@ export const uninstallCommand: Command = {
   },
 };
 
+/**
+ * The deploy objects with the webhooks' serving certificate wired (an operator with
+ * webhooks): the Secret of a previous deploy kept while good, else a new CA and certificate;
+ * the CA as every `caBundle`.
+ */
+async function withCertificates(t: Target, spec: OperatorSpec, io: CliIo): Promise<KubeObject[]> {
+  const objects = deployObjects(spec);
+  if (!spec.webhooks?.length) return objects;
+  const op = resolveOperator(spec);
+  const name = webhookObjectNames(op).certSecret;
+  const existing = await t.client.get({ apiVersion: "v1", kind: "Secret" }, name, {
+    namespace: op.namespace,
+  });
+  if (E.isLeft(existing) && !isNotFound(existing.left)) {
+    throw new Error(`Cannot read secret/${name} -n ${op.namespace}: ${existing.left.message}`);
+  }
+  const kept = E.isRight(existing)
+    ? reusableWebhookCertificates(op, existing.right as JsonObject)
+    : undefined;
+  io.out(
+    kept
+      ? `webhook certificate: kept (secret/${name} -n ${op.namespace})`
+      : `webhook certificate: a new CA and serving certificate for ${
+        webhookObjectNames(op).hosts[0]
+      }`,
+  );
+  return await withWebhookCertificates(
+    op,
+    objects as JsonObject[],
+    E.isRight(existing) ? { existing: existing.right as JsonObject } : {},
+  ) as KubeObject[];
+}
+
 /** `kubefold deploy`. */
 export const deployCommand: Command = {
   name: "deploy",
-  summary: "deploy the operator (CRDs, RBAC, manager) to a cluster",
+  summary: "deploy the operator (CRDs, RBAC, manager, webhooks with certificates) to a cluster",
   usage: `Usage: kubefold deploy --kubeconfig PATH [--image IMAGE]
 
 Applies everything config/default holds — Namespace, CRDs, ServiceAccount, RBAC, the manager
-Deployment — generated from the code (the same as kubectl apply -k config/default).
+Deployment, and with webhooks their configurations and Service — generated from the code (the
+same as kubectl apply -k config/default). With webhooks it also wires their certificates, as
+cert-manager does for a kubebuilder project: a generated CA and serving certificate in the
+Secret the manager mounts (kept on the next deploy while valid for 30 more days), the CA as
+caBundle of the webhook configurations and of the CRDs' conversion webhook.
 
   --image IMAGE       the manager image (default: the operator's image)
 ${clusterFlags}`,
   async run(args, io) {
     const { t, values } = await target(args, io);
     const spec = values.image ? { ...t.spec, image: values.image } : t.spec;
-    await applyAll(t, deployObjects(spec), io);
+    await applyAll(t, await withCertificates(t, spec, io), io);
     t.client.close();
     return 0;
   },
@@ -188,7 +230,8 @@ export const undeployCommand: Command = {
   summary: "remove the operator (all but the CRDs) from a cluster",
   usage: `Usage: kubefold undeploy --kubeconfig PATH
 
-Deletes the manager, its RBAC, ServiceAccount and Namespace (not the CRDs: kubefold uninstall)
+Deletes the manager, its RBAC, ServiceAccount, webhook configurations and Service, and its
+Namespace (with the certificate Secret) — not the CRDs: kubefold uninstall —
 and waits until they are gone.
 
 ${clusterFlags}`,

@@ -13,13 +13,17 @@ import { loadOperator } from "../project.ts";
 /** `kubefold manifests`. */
 export const manifestsCommand: Command = {
   name: "manifests",
-  summary: "write config/ (CRDs, least-privilege RBAC, manager, kustomizations) from the code",
+  summary:
+    "write config/ (CRDs, least-privilege RBAC, manager, webhooks, kustomizations) from the code",
   usage: `Usage: kubefold manifests [--check] [--dir DIR]
 
-Generates config/crd, config/rbac, config/manager and config/default from operator.ts: CRDs
-from the TypeScript schemas; RBAC with exactly the verbs the controllers use (list/watch of
-every for/owns/watches kind, the verbs of their declared writes, /status, events, the
-leader-election Lease); the manager Namespace and Deployment. Deterministic.
+Generates config/crd, config/rbac, config/manager, config/webhook and config/default from
+operator.ts: CRDs from the TypeScript schemas; RBAC with exactly the verbs the controllers use
+(list/watch of every for/owns/watches kind, the verbs of their declared writes, /status,
+events, the leader-election Lease; the webhook server needs none); the manager Namespace
+and Deployment; with webhooks, config/webhook (the Mutating/ValidatingWebhookConfigurations
+and the webhook Service), the CRDs' conversion stanza and the manager's webhook port and
+certificate volume (deploy adds the certificate). Deterministic.
 
   --check    write nothing; fail (exit 1) listing the files that differ from the code`,
   async run(args, io) {

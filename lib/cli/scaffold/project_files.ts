@@ -22,6 +22,7 @@ export const MARKERS = {
   imports: "// kubefold:scaffold:imports",
   crds: "// kubefold:scaffold:crds",
   controllers: "// kubefold:scaffold:controllers",
+  webhooks: "// kubefold:scaffold:webhooks",
 } as const;
 
 /** The permissions the manager binary is compiled with (and the Dockerfile uses). */
@@ -83,8 +84,8 @@ export function projectFiles(o: ProjectOptions): Map<string, string> {
 
 function operatorFile(name: string, domain: string, image: string): string {
   return `/**
- * The operator: its CRDs and controllers. \`kubefold manifests\` derives config/ from it;
- * \`main.ts\` runs it.
+ * The operator: its CRDs, controllers and webhooks. \`kubefold manifests\` derives
+ * config/ from it; \`main.ts\` runs it.
  *
  * @module
  */
@@ -101,6 +102,9 @@ export const operator = defineOperator({
   ],
   controllers: [
     ${MARKERS.controllers}
+  ],
+  webhooks: [
+    ${MARKERS.webhooks}
   ],
 });
 `;
