@@ -36,7 +36,7 @@ export interface HistoryParent {
   readonly kind: "DaemonSet" | "StatefulSet";
   readonly metadata?: DeepReadonly<KubeObject["metadata"]>;
   readonly spec?: DeepReadonly<{
-    template?: unknown;
+    template?: k8sCore.PodTemplateSpec;
     revisionHistoryLimit?: number;
   }>;
 }
@@ -62,7 +62,7 @@ export interface HistoryPlan {
  */
 export function revisionData(template: unknown): { spec: { template: Record<string, unknown> } } {
   return {
-    spec: { template: { ...(template as Record<string, unknown>), $patch: "replace" } },
+    spec: { template: { ...(isPlainObject(template) ? template : {}), $patch: "replace" } },
   };
 }
 
@@ -84,7 +84,13 @@ export function templateOfRevision(cr: Cr): DeepReadonly<k8sCore.PodTemplateSpec
   if (!isPlainObject(t)) return undefined;
   const { $patch: _, ...template } = t;
   // The data is what revisionData() wrote from a pod template.
-  return template as DeepReadonly<k8sCore.PodTemplateSpec>;
+  return isPodTemplate(template) ? template : undefined;
+}
+
+/** Whether a value has a pod template's shape (metadata and spec objects, when present). */
+function isPodTemplate(v: unknown): v is DeepReadonly<k8sCore.PodTemplateSpec> {
+  return isPlainObject(v) && (v.metadata === undefined || isPlainObject(v.metadata)) &&
+    (v.spec === undefined || isPlainObject(v.spec));
 }
 
 const revisionNumber = (cr: Cr) => Number(cr.revision ?? 0);
@@ -136,8 +142,7 @@ export function planHistory(
     }
   } else {
     revision = max + 1;
-    const labels = (parent.spec?.template as { metadata?: { labels?: Record<string, string> } })
-      ?.metadata?.labels;
+    const labels = parent.spec?.template?.metadata?.labels;
     ops.push({
       type: "create",
       object: {
@@ -152,9 +157,9 @@ export function planHistory(
           ...(parent.metadata?.annotations
             ? { annotations: { ...parent.metadata.annotations } }
             : {}),
-          ownerReferences: [ownerReference(parent as DeepReadonly<KubeObject>)],
+          ownerReferences: [ownerReference(parent)],
         },
-        data: data as never,
+        data,
         revision,
       },
     });
