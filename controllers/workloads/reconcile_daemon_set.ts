@@ -16,10 +16,14 @@
  * - Status: desired/current/ready/updated/available/unavailable/misscheduled numbers and
  *   observedGeneration.
  *
+ * - History: a ControllerRevision per template (`<ds>-<hash>`, see {@link planHistory}), the
+ *   current one numbered highest; the pods' `controller-revision-hash` label is the hash, so
+ *   `kubectl rollout history|undo ds/<name>` work.
+ *
  * ## Caveats
  * NotReady nodes are not eligible (kube-controller-manager keeps pods there, tolerating the
- * node lifecycle taints this simulation does not set); no ControllerRevisions (issue 15);
- * `minReadySeconds` is ignored: available = ready.
+ * node lifecycle taints this simulation does not set); `minReadySeconds` is ignored:
+ * available = ready.
  *
  * @module
  */
@@ -38,6 +42,7 @@ import type { World } from "../../lib/reconcile/world.ts";
 import { isPodReady, type Pod } from "./pod_facts.ts";
 import { podTemplateHash } from "./pod_template_hash.ts";
 import { rollingBounds } from "./rolling_bounds.ts";
+import { type ControllerRevision, planHistory } from "./controller_history.ts";
 import { workloadSelector } from "./workload_selector.ts";
 import {
   DAEMON_REVISION_LABEL,
@@ -56,6 +61,8 @@ export interface DaemonSetWorld {
   readonly pods: World<Pod>;
   /** Every node. */
   readonly nodes: World<Node>;
+  /** ControllerRevisions, with `ownedBy` answering by controller uid (absent: no history kept). */
+  readonly revisions?: World<ControllerRevision>;
 }
 
 type P = DeepReadonly<Pod>;
@@ -121,6 +128,17 @@ export function reconcileDaemonSet(
     byNode.set(node, [...(byNode.get(node) ?? []), p]);
   }
   const ops: Op[] = [];
+  const podRevisions = new Set(
+    world.pods.ownedBy(uid).map((p) => p.metadata?.labels?.[DAEMON_REVISION_LABEL]),
+  );
+  // History only with a revisions world (the controller has one; bare reconciles may not).
+  if (world.revisions) {
+    const history = planHistory(self, world.revisions.ownedBy(uid), {
+      hash: revision,
+      inUse: (cr) => podRevisions.has(cr.metadata?.labels?.[DAEMON_REVISION_LABEL]),
+    });
+    ops.push(...history.ops);
+  }
   const remove = (p: P) => ops.push(deleteOp({ ...p, apiVersion: "v1", kind: "Pod" }));
   const create = (node: string): Either<ReconcileError, void> => {
     const names = childNames(name, 1, {

@@ -8,7 +8,10 @@
  * - Sizes follow {@link planRollout} (RollingUpdate within maxSurge/maxUnavailable, or
  *   Recreate); `spec.paused` creates nothing and only resizes a lone active ReplicaSet.
  * - Revisions: the new ReplicaSet gets `deployment.kubernetes.io/revision` one above the
- *   old ones' highest (kept when already highest), and the Deployment carries the same.
+ *   old ones' highest (kept when already highest), and the Deployment carries the same; a
+ *   ReplicaSet that becomes current again (a rollback) keeps its earlier revisions in
+ *   `deployment.kubernetes.io/revision-history`. ReplicaSets get the Deployment's
+ *   annotations (`kubernetes.io/change-cause` for `kubectl rollout history`).
  * - At most `revisionHistoryLimit` (default 10) old ReplicaSets scaled to 0 with no pods
  *   are kept; older ones are deleted.
  * - Status is computed from the observed ReplicaSets' statuses (see
@@ -39,6 +42,55 @@ export type Deployment = k8sApps.Deployment;
 
 /** The annotation holding a Deployment's and its ReplicaSets' revision. */
 export const REVISION_ANNOTATION = "deployment.kubernetes.io/revision";
+
+/**
+ * The annotation of a ReplicaSet listing the revisions it had before a rollback made it
+ * current again (comma-separated, oldest first).
+ */
+export const REVISION_HISTORY_ANNOTATION = "deployment.kubernetes.io/revision-history";
+
+/** kube-controller-manager's cap on the length of the revision history annotation. */
+const REVISION_HISTORY_LIMIT_CHARS = 2000;
+
+/** Annotations the Deployment controller never copies to its ReplicaSets. */
+const NOT_COPIED = new Set([
+  "kubectl.kubernetes.io/last-applied-configuration",
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  "deployment.kubernetes.io/desired-replicas",
+  "deployment.kubernetes.io/max-replicas",
+  "deprecated.deployment.rollback.to",
+]);
+
+/** The Deployment's annotations a ReplicaSet lacks (e.g. `kubernetes.io/change-cause`). */
+function copiedAnnotations(
+  deployment: DeepReadonly<Deployment>,
+  rs: Rs | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(deployment.metadata?.annotations ?? {})) {
+    if (!NOT_COPIED.has(k) && rs?.metadata?.annotations?.[k] !== v) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The revision history with `old` appended, dropping the oldest entries to stay within 2000
+ * characters (kube's `SetNewReplicaSetAnnotations`); `undefined` when even that cannot fit.
+ */
+export function revisionHistory(current: string, old: string): string | undefined {
+  if (current === "") return old;
+  const revisions = current.split(",");
+  let total = current.length + old.length + 1;
+  let start = 0;
+  while (total > REVISION_HISTORY_LIMIT_CHARS && start < revisions.length) {
+    total -= revisions[start].length + 1;
+    start++;
+  }
+  return total <= REVISION_HISTORY_LIMIT_CHARS
+    ? [...revisions.slice(start), old].join(",")
+    : undefined;
+}
 
 /** What the Deployment reconciler reads from the cache. */
 export interface DeploymentWorld {
@@ -154,9 +206,20 @@ export function reconcileDeployment(
   }
   if (newRs) {
     const patch: { metadata?: JsonObject; spec?: JsonObject } = {};
+    const annotations = copiedAnnotations(deployment, newRs);
     if (revisionOf(newRs) !== revision) {
-      patch.metadata = { annotations: { [REVISION_ANNOTATION]: String(revision) } };
+      annotations[REVISION_ANNOTATION] = String(revision);
+      // A rollback to this ReplicaSet: its earlier revision joins its history.
+      const old = newRs.metadata?.annotations?.[REVISION_ANNOTATION];
+      if (old && revisionOf(newRs) < revision) {
+        const history = revisionHistory(
+          newRs.metadata?.annotations?.[REVISION_HISTORY_ANNOTATION] ?? "",
+          old,
+        );
+        if (history !== undefined) annotations[REVISION_HISTORY_ANNOTATION] = history;
+      }
     }
+    if (Object.keys(annotations).length) patch.metadata = { annotations };
     const to = decision.newReplicas;
     if (to !== undefined && to !== newRs.spec?.replicas) patch.spec = { replicas: to };
     if (patch.metadata || patch.spec) {
@@ -171,7 +234,10 @@ export function reconcileDeployment(
         name: `${name}-${hash}`,
         ...(namespace ? { namespace } : {}),
         labels: withHash,
-        annotations: { [REVISION_ANNOTATION]: String(revision) },
+        annotations: {
+          ...copiedAnnotations(deployment, undefined),
+          [REVISION_ANNOTATION]: String(revision),
+        },
         ownerReferences: [ownerReference(self)],
       },
       spec: {

@@ -15,14 +15,15 @@
  * - `RollingUpdate` (default): once every pod exists and is healthy, pods of another revision
  *   are deleted from the highest ordinal down to `partition`, one at a time, each waiting
  *   for the previous to come back Ready. `OnDelete`: pods are replaced only when deleted.
- * - Revisions are `<set>-<template hash>` in the `controller-revision-hash` label;
- *   `currentRevision` moves to `updateRevision` once every pod is updated and ready.
+ * - Revisions are `<set>-<template hash>` in the `controller-revision-hash` label, each kept
+ *   as a ControllerRevision (see {@link planHistory}; `kubectl rollout history|undo sts/<n>`);
+ *   `currentRevision` moves to `updateRevision` once every pod is updated and ready; a pod
+ *   below the partition that is recreated gets the current revision's template.
  *   Status: replicas, readyReplicas, availableReplicas, currentReplicas, updatedReplicas,
  *   the revisions, observedGeneration, collisionCount.
  *
  * ## Caveats
- * No ControllerRevisions (issue 15): a pod below the partition that is recreated gets the
- * update revision; `minReadySeconds` and `maxUnavailable` are not implemented.
+ * `minReadySeconds` and `maxUnavailable` are not implemented.
  *
  * @module
  */
@@ -37,6 +38,7 @@ import { type ReconcileError, terminal } from "../../lib/reconcile/reconcile_err
 import type { ReconcileContext } from "../../lib/reconcile/reconciler.ts";
 import type { World } from "../../lib/reconcile/world.ts";
 import { isPodReady, type Pod } from "./pod_facts.ts";
+import { type ControllerRevision, planHistory, templateOfRevision } from "./controller_history.ts";
 import { podTemplateHash } from "./pod_template_hash.ts";
 import { workloadSelector } from "./workload_selector.ts";
 import {
@@ -56,6 +58,8 @@ export interface StatefulSetWorld {
   readonly pods: World<Pod>;
   /** PersistentVolumeClaims, by `namespace/name`. */
   readonly claims: World<PersistentVolumeClaim>;
+  /** ControllerRevisions, with `ownedBy` answering by controller uid (absent: no history kept). */
+  readonly revisions?: World<ControllerRevision>;
 }
 
 type P = DeepReadonly<Pod>;
@@ -108,17 +112,39 @@ export function reconcileStatefulSet(
   const ordered = spec?.podManagementPolicy !== "Parallel";
   const rolling = spec?.updateStrategy?.type !== "OnDelete";
   const partition = rolling ? spec?.updateStrategy?.rollingUpdate?.partition ?? 0 : 0;
-  const updateRevision = `${name}-${podTemplateHash(spec?.template)}`;
+  const hash = podTemplateHash(spec?.template);
+  const updateRevision = `${name}-${hash}`;
   const currentRevision = set.status?.currentRevision ?? updateRevision;
+  const owned = world.revisions?.ownedBy(uid) ?? [];
+  const podRevisions = new Set(world.pods.ownedBy(uid).map(revisionOf));
+  // History only with a revisions world (the controller has one; bare reconciles may not).
+  const history = world.revisions
+    ? planHistory(self, owned, {
+      hash,
+      inUse: (cr) => podRevisions.has(cr.metadata?.name) || cr.metadata?.name === currentRevision,
+    })
+    : { ops: [] };
+  const currentCr = owned.find((cr) => cr.metadata?.name === currentRevision);
+  const currentTemplate = currentCr ? templateOfRevision(currentCr) : undefined;
+  /** The pod of an ordinal: below the partition it stays at the current revision. */
+  const podFor = (ordinal: number) =>
+    spec && currentTemplate && ordinal < start + partition && currentRevision !== updateRevision
+      ? statefulPod(
+        { ...self, spec: { ...spec, template: currentTemplate } },
+        ordinal,
+        currentRevision,
+      )
+      : statefulPod(self, ordinal, updateRevision);
 
   const byOrdinal = new Map<number, P>();
   for (const p of world.pods.ownedBy(uid)) {
     const o = ordinalOf(name, p.metadata?.name);
     if (o !== undefined && matchesLabels(selector.right, p.metadata?.labels)) byOrdinal.set(o, p);
   }
-  const ops: Op[] = [];
+  const ops: Op[] = [...history.ops];
   const podRef = (p: P) => deleteOp({ ...p, apiVersion: "v1", kind: "Pod" });
-  const created = new Map<number, boolean>();
+  /** Ordinals created by this plan, with their revisions. */
+  const created = new Map<number, string>();
   const ensureClaims = (ordinal: number) => {
     for (const claim of statefulClaims(set, ordinal)) {
       if (!world.claims.get(objectKey(namespace, claim.metadata?.name ?? ""))) {
@@ -137,8 +163,9 @@ export function reconcileStatefulSet(
     }
     if (!pod) {
       ensureClaims(ordinal);
-      ops.push({ type: "create", object: statefulPod(self, ordinal, updateRevision) });
-      created.set(ordinal, true);
+      const pod = podFor(ordinal);
+      ops.push({ type: "create", object: pod });
+      created.set(ordinal, pod.metadata?.labels?.[REVISION_HASH_LABEL] ?? updateRevision);
       blocked = ordered;
       continue;
     }
@@ -208,7 +235,8 @@ export function reconcileStatefulSet(
   const kept = live.filter((p) => !deleted.has(p.metadata?.uid ?? ""));
   const count = (f: (p: P) => boolean) => kept.filter(f).length;
   const ready = count((p) => healthy(p));
-  const updated = count((p) => revisionOf(p) === updateRevision) + created.size;
+  const createdAt = (rev: string) => [...created.values()].filter((r) => r === rev).length;
+  const updated = count((p) => revisionOf(p) === updateRevision) + createdAt(updateRevision);
   const status = {
     ...set.status,
     ...(set.metadata?.generation !== undefined
@@ -218,7 +246,7 @@ export function reconcileStatefulSet(
     readyReplicas: ready,
     availableReplicas: ready,
     currentReplicas: count((p) => revisionOf(p) === currentRevision) +
-      (currentRevision === updateRevision ? created.size : 0),
+      (currentRevision === updateRevision ? created.size : createdAt(currentRevision)),
     updatedReplicas: updated,
     currentRevision,
     updateRevision,

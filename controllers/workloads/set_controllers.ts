@@ -14,6 +14,7 @@ import { reconcileStatefulSet, type StatefulSetWorld } from "./reconcile_statefu
 import { ordinalOf, type PersistentVolumeClaim, type StatefulSet } from "./stateful_set_pods.ts";
 import { type DaemonSetWorld, type Node, reconcileDaemonSet } from "./reconcile_daemon_set.ts";
 import type { DaemonSet } from "./daemon_pods.ts";
+import type { ControllerRevision } from "./controller_history.ts";
 import {
   reconcileReplicationController,
   type ReplicationController,
@@ -24,6 +25,7 @@ const claims = kind<PersistentVolumeClaim>("v1", "PersistentVolumeClaim");
 const statefulSets = kind<StatefulSet>("apps/v1", "StatefulSet");
 const daemonSets = kind<DaemonSet>("apps/v1", "DaemonSet");
 const nodes = kind<Node>("v1", "Node");
+const revisions = kind<ControllerRevision>("apps/v1", "ControllerRevision");
 
 /**
  * The StatefulSet controller spec: StatefulSets are primary, pods are owned, and a claim's
@@ -51,7 +53,7 @@ export function statefulSetController(): ControllerSpec<
   return controller<StatefulSet & HasMetadata, StatefulSetWorld>({
     name: "statefulset",
     for: statefulSets,
-    owns: [pods],
+    owns: [pods, revisions],
     watches: [{ resource: claims, keys: (c) => setsOfClaim(c) }],
     statusBatchMs: 0,
     world: (cache) => {
@@ -59,6 +61,7 @@ export function statefulSetController(): ControllerSpec<
       return {
         pods: cache.world(pods),
         claims: cache.world(claims),
+        revisions: cache.world(revisions),
       };
     },
     reconcile: (set, world, ctx) => reconcileStatefulSet(set, world, ctx),
@@ -80,7 +83,7 @@ export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, D
   return controller<DaemonSet & HasMetadata, DaemonSetWorld>({
     name: "daemonset",
     for: daemonSets,
-    owns: [pods],
+    owns: [pods, revisions],
     watches: [{ resource: nodes, keys: () => sets?.keys() ?? [] }],
     statusBatchMs: 0,
     world: (cache) => {
@@ -88,6 +91,7 @@ export function daemonSetController(): ControllerSpec<DaemonSet & HasMetadata, D
       return {
         pods: cache.world(pods),
         nodes: cache.world(nodes),
+        revisions: cache.world(revisions),
       };
     },
     reconcile: (ds, world, ctx) => reconcileDaemonSet(ds, world, ctx),

@@ -8,6 +8,7 @@
 import { failure } from "../core/status.ts";
 import type { ServerContext } from "./context.ts";
 import { statusResponse } from "./http_util.ts";
+import { wantsPretty } from "./status_body.ts";
 import { authorize } from "./rbac/authorize.ts";
 import { forbidden } from "./rbac/forbidden.ts";
 import { requestAttributes } from "./rbac/request_attributes.ts";
@@ -64,20 +65,24 @@ export function createAccessControl(
     decide,
     async check(req, url) {
       const authn = await authenticator.request(req);
+      // Refusals are Status bodies like every other (pretty for curl and browsers).
+      const pretty = wantsPretty(req);
       if (authn.type === "unauthorized") {
-        return { response: statusResponse(failure("Unauthorized", "Unauthorized")) };
+        return { response: statusResponse(failure("Unauthorized", "Unauthorized"), {}, pretty) };
       }
       let user = authn.user;
       const asked = impersonationRequest(req.headers);
-      if (asked && "kind" in asked) return { response: statusResponse(asked) };
+      if (asked && "kind" in asked) return { response: statusResponse(asked, {}, pretty) };
       if (asked) {
         const as = impersonate(user, asked, decide);
-        if ("kind" in as) return { response: statusResponse(as) };
+        if ("kind" in as) return { response: statusResponse(as, {}, pretty) };
         user = as;
       }
       const attrs = requestAttributes(user, req.method, url);
       const decision = decide(attrs);
-      if (!decision.allowed) return { response: statusResponse(forbidden(attrs, decision.reason)) };
+      if (!decision.allowed) {
+        return { response: statusResponse(forbidden(attrs, decision.reason), {}, pretty) };
+      }
       return { user };
     },
   };

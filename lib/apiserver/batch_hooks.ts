@@ -1,12 +1,12 @@
 /**
- * kube-apiserver's registry strategies for Jobs, CronJobs and ReplicationControllers: their
- * create defaults, the Job's generated selector, and the validation a controller relies on.
+ * kube-apiserver's registry strategies for Jobs, CronJobs and ReplicationControllers: the
+ * Job's generated selector, and the validation a controller relies on.
  *
  * @module
  */
 import { isPlainObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
-import { deepEqual } from "../core/deep_equal.ts";
+import { goStringMap } from "./validation/go_value.ts";
 import { parseCronSchedule } from "../core/cron_schedule.ts";
 import type { KindHooks } from "./context.ts";
 
@@ -23,21 +23,6 @@ const invalid = (field: string, value: unknown, detail: string): FieldError => (
   field,
   detail: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
 });
-
-/** Job defaults on a `spec` (parallelism, completions, backoff, modes). */
-function defaultJobSpec(given: unknown, podSpec: (s: unknown) => Obj): Obj {
-  const spec = rec(given);
-  if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1;
-  spec.parallelism ??= 1;
-  if (spec.backoffLimitPerIndex === undefined) spec.backoffLimit ??= 6;
-  spec.completionMode ??= "NonIndexed";
-  spec.suspend ??= false;
-  spec.podReplacementPolicy ??= spec.podFailurePolicy ? "Failed" : "TerminatingOrFailed";
-  const template = rec(spec.template);
-  template.spec = podSpec(template.spec);
-  spec.template = template;
-  return spec;
-}
 
 function restartPolicyErrors(field: string, spec: unknown): FieldError[] {
   const policy = rec(rec(rec(spec).template).spec).restartPolicy;
@@ -79,11 +64,8 @@ function jobSpecErrors(field: string, spec: Obj): FieldError[] {
   return errs;
 }
 
-function jobHooks(podSpec: (s: unknown) => Obj): KindHooks {
+function jobHooks(): KindHooks {
   return {
-    defaults(obj) {
-      obj.spec = defaultJobSpec(obj.spec, podSpec);
-    },
     prepareCreate(obj) {
       const spec = rec(obj.spec);
       if (spec.manualSelector === true) return;
@@ -104,37 +86,13 @@ function jobHooks(podSpec: (s: unknown) => Obj): KindHooks {
       obj.status = {};
       obj.spec = spec;
     },
-    validate(obj, old) {
-      const spec = rec(obj.spec);
-      const errs = jobSpecErrors("spec", spec);
-      if (old && !deepEqual(rec(old.spec).selector, spec.selector)) {
-        errs.push(invalid("spec.selector", spec.selector, "field is immutable"));
-      }
-      if (old && !deepEqual(rec(old.spec).completionMode, spec.completionMode)) {
-        errs.push(invalid("spec.completionMode", spec.completionMode, "field is immutable"));
-      }
-      return errs;
-    },
+    // (Immutable fields: validation/immutable_rules.ts.)
+    validate: (obj) => jobSpecErrors("spec", rec(obj.spec)),
   };
 }
 
-function cronJobHooks(podSpec: (s: unknown) => Obj): KindHooks {
+function cronJobHooks(): KindHooks {
   return {
-    defaults(obj) {
-      const spec = rec(obj.spec);
-      spec.concurrencyPolicy ??= "Allow";
-      spec.suspend ??= false;
-      spec.successfulJobsHistoryLimit ??= 3;
-      spec.failedJobsHistoryLimit ??= 1;
-      const jobTemplate = rec(spec.jobTemplate);
-      const jobSpec = rec(jobTemplate.spec);
-      const template = rec(jobSpec.template);
-      template.spec = podSpec(template.spec);
-      jobSpec.template = template;
-      jobTemplate.spec = jobSpec;
-      spec.jobTemplate = jobTemplate;
-      obj.spec = spec;
-    },
     validate(obj) {
       const spec = rec(obj.spec);
       const errs: FieldError[] = [];
@@ -163,24 +121,8 @@ function cronJobHooks(podSpec: (s: unknown) => Obj): KindHooks {
   };
 }
 
-function replicationControllerHooks(podSpec: (s: unknown) => Obj): KindHooks {
+function replicationControllerHooks(): KindHooks {
   return {
-    defaults(obj) {
-      const spec = rec(obj.spec);
-      spec.replicas ??= 1;
-      spec.minReadySeconds ??= 0;
-      const template = rec(spec.template);
-      const labels = rec(rec(template.metadata).labels);
-      if (Object.keys(rec(spec.selector)).length === 0 && Object.keys(labels).length) {
-        spec.selector = labels;
-      }
-      if (obj.metadata && !obj.metadata.labels && Object.keys(labels).length) {
-        obj.metadata.labels = { ...labels } as Record<string, string>;
-      }
-      template.spec = podSpec(template.spec);
-      spec.template = template;
-      obj.spec = spec;
-    },
     validate(obj) {
       const spec = rec(obj.spec);
       const selector = rec(spec.selector);
@@ -189,34 +131,32 @@ function replicationControllerHooks(podSpec: (s: unknown) => Obj): KindHooks {
         return [{ type: "FieldValueRequired", field: "spec.selector", detail: "Required value" }];
       }
       const matches = Object.entries(selector).every(([k, v]) => labels[k] === v);
-      return matches ? [] : [
-        invalid(
-          "spec.template.metadata.labels",
-          labels,
-          "`selector` does not match template `labels`",
-        ),
-      ];
+      return matches ? [] : [{
+        type: "FieldValueInvalid",
+        field: "spec.template.metadata.labels",
+        detail: `Invalid value: ${
+          goStringMap(rec(rec(spec.template).metadata).labels)
+        }: \`selector\` does not match template \`labels\``,
+      }];
     },
   };
 }
 
 /**
- * The hooks of `batch/v1` Jobs and CronJobs and `v1` ReplicationControllers, by storage key,
- * given the pod-spec defaulting their templates get.
- *
- * @param podSpec fills a pod spec's defaults (the server's pod defaults)
+ * The hooks of `batch/v1` Jobs and CronJobs and `v1` ReplicationControllers, by storage key
+ * (their defaults come from `defaults/kind_defaults.ts`).
  *
  * @example
  * ```ts
  * import { batchHooks } from "./batch_hooks.ts";
- * const hooks = new Map(batchHooks((s) => ({ ...(s as object) })));
+ * const hooks = new Map(batchHooks());
  * hooks.has("batch/jobs"); // true
  * ```
  */
-export function batchHooks(podSpec: (spec: unknown) => Obj): [string, KindHooks][] {
+export function batchHooks(): [string, KindHooks][] {
   return [
-    ["batch/jobs", jobHooks(podSpec)],
-    ["batch/cronjobs", cronJobHooks(podSpec)],
-    ["/replicationcontrollers", replicationControllerHooks(podSpec)],
+    ["batch/jobs", jobHooks()],
+    ["batch/cronjobs", cronJobHooks()],
+    ["/replicationcontrollers", replicationControllerHooks()],
   ];
 }

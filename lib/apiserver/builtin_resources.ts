@@ -11,6 +11,7 @@ import { groupKindColumns } from "./group_columns.ts";
 import { podColumns, podFieldSelectors, podWideColumns } from "./pod_printer.ts";
 import { eventFromCore, eventToCore } from "./event_conversion.ts";
 import { workloadKindColumns } from "./workload_columns.ts";
+import { storageVersionHash } from "./storage_version_hash.ts";
 
 const readyOf = (o: KubeObject) =>
   `${at(o, "status", "readyReplicas") ?? 0}/${at(o, "spec", "replicas") ?? 0}`;
@@ -52,6 +53,7 @@ const specs: Spec[] = [
     namespaced: false,
     shortNames: ["no"],
     status: true,
+    statusOnCreate: true,
     fields: { "spec.unschedulable": (o) => String(at(o, "spec", "unschedulable") ?? false) },
     columns: [
       col("Status", (o) => {
@@ -209,6 +211,20 @@ const specs: Spec[] = [
     columns: workloadKindColumns.daemonsets,
   },
   {
+    gv: "apps/v1",
+    plural: "controllerrevisions",
+    kind: "ControllerRevision",
+    columns: [
+      col("Controller", (o) => {
+        const owner = o.metadata?.ownerReferences?.find((r) => r.controller);
+        if (!owner) return "<none>";
+        const group = owner.apiVersion.includes("/") ? owner.apiVersion.split("/")[0] : "";
+        return `${owner.kind.toLowerCase()}${group ? `.${group}` : ""}/${owner.name}`;
+      }),
+      col("Revision", (o) => Number(at(o, "revision") ?? 0), "integer"),
+    ],
+  },
+  {
     gv: "batch/v1",
     plural: "jobs",
     kind: "Job",
@@ -242,6 +258,7 @@ const specs: Spec[] = [
     shortNames: ["crd", "crds"],
     status: true,
     generation: true,
+    unconditionalUpdate: false,
   },
   {
     gv: "v1",
@@ -282,5 +299,15 @@ const specs: Spec[] = [
  * ```
  */
 export function builtinResources(): ResourceInfo[] {
-  return [...specs, ...groupResourceSpecs].map(resourceInfoOf);
+  const infos = [...specs, ...groupResourceSpecs].map(resourceInfoOf);
+  // Discovery's storageVersionHash: the group/version/kind objects are stored as — a version
+  // stored as another's (events.k8s.io as core v1) hashes that one; create-only kinds (the
+  // reviews) have no storage and no hash.
+  const stored = new Map<string, ResourceInfo>();
+  for (const i of infos) if (!i.convert && !stored.has(i.storageKey)) stored.set(i.storageKey, i);
+  return infos.map((i) => {
+    if (i.verbs && !i.verbs.includes("get")) return i;
+    const s = stored.get(i.storageKey) ?? i;
+    return { ...i, storageVersionHash: storageVersionHash(s.group, s.version, s.kind) };
+  });
 }

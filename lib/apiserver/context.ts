@@ -20,6 +20,17 @@ export interface KindHooks {
   readonly defaults?: (obj: KubeObject) => void;
   /** Fills what only a create sets (after metadata and defaults, before validation). */
   readonly prepareCreate?: (obj: KubeObject, ctx: ServerContext) => void;
+  /**
+   * Prepares an update of the main resource from the stored object (after defaults, before
+   * validation), like kube's `PrepareForUpdate` and `BeginUpdate`: e.g. allocated values a
+   * client left out.
+   */
+  readonly prepareUpdate?: (obj: KubeObject, old: KubeObject, ctx: ServerContext) => void;
+  /**
+   * Finalizers the first delete request adds before the deletion is deferred (a CRD's
+   * `customresourcecleanup.apiextensions.k8s.io`, which kube's CRD registry adds on delete).
+   */
+  readonly finalizersOnDelete?: readonly string[];
   /** Kind-specific validation on create (old undefined) and update. */
   readonly validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
   /** Called after a committed write of this kind (in the write path: must not write). */

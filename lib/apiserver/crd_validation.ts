@@ -150,3 +150,43 @@ export function validateCrd(crd: KubeObject): FieldError[] {
   errs.push(...validateCrdConversion(spec.conversion));
   return errs;
 }
+
+const established = (crd: KubeObject): boolean =>
+  isPlainObject(crd.status) && Array.isArray(crd.status.conditions) &&
+  crd.status.conditions.some((c) =>
+    isPlainObject(c) && c.type === "Established" && c.status === "True"
+  );
+
+/**
+ * Field errors of a CRD update (apiextensions-apiserver's
+ * `validateCustomResourceDefinitionSpecUpdate`): `spec.group` and `spec.names.plural` never
+ * change (they make the resource's name); once the CRD is Established, neither do `spec.scope`
+ * and `spec.names.kind` (they decide how its objects are stored).
+ *
+ * @example
+ * ```ts
+ * import { validateCrdUpdate } from "./crd_validation.ts";
+ * const old = { spec: { group: "a.io", scope: "Namespaced", names: { plural: "xs", kind: "X" } } };
+ * validateCrdUpdate({ spec: { ...old.spec, group: "b.io" } }, old)[0].detail;
+ * // 'Invalid value: "b.io": field is immutable'
+ * ```
+ */
+export function validateCrdUpdate(crd: KubeObject, old: KubeObject): FieldError[] {
+  const spec = isPlainObject(crd.spec) ? crd.spec : {};
+  const was = isPlainObject(old.spec) ? old.spec : {};
+  const names = isPlainObject(spec.names) ? spec.names : {};
+  const oldNames = isPlainObject(was.names) ? was.names : {};
+  const fields: [string, unknown, unknown][] = [
+    ...(established(old)
+      ? [
+        ["spec.scope", spec.scope, was.scope],
+        ["spec.names.kind", names.kind, oldNames.kind],
+      ] as [string, unknown, unknown][]
+      : []),
+    ["spec.group", spec.group, was.group],
+    ["spec.names.plural", names.plural, oldNames.plural],
+  ];
+  return fields.filter(([, now, before]) => now !== before).map(([field, now]) =>
+    invalidAt(field, now ?? "", "field is immutable")
+  );
+}

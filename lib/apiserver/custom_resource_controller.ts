@@ -45,8 +45,8 @@ function namesConflict(ctx: ServerContext, crd: Crd): string | undefined {
 export interface CustomResourceControllerOptions {
   /** The resources a CRD serves (`crdResourceInfos`, or `customResourceInfos` without CEL). */
   readonly resourceInfos: (crd: Crd) => ResourceInfo[];
-  /** Field errors of a CRD on create and update (`validateCrd`), or none. */
-  readonly validate: (crd: KubeObject) => FieldError[];
+  /** Field errors of a CRD on create (old undefined) and update, or none. */
+  readonly validate: (crd: KubeObject, old?: KubeObject) => FieldError[];
 }
 
 /**
@@ -212,10 +212,17 @@ export function installCustomResourceController(
         names.listKind ??= `${names.kind}List`;
       }
       if (spec) spec.conversion ??= { strategy: "None" };
-      const fin = obj.metadata!.finalizers ?? [];
-      if (!fin.includes(cleanupFinalizer)) obj.metadata!.finalizers = [...fin, cleanupFinalizer];
+      // The strategy's PrepareForCreate: an empty status with the storage version stored.
+      const versions = spec && Array.isArray(spec.versions) ? spec.versions : [];
+      const storage = versions.find((v) => isPlainObject(v) && v.storage === true);
+      obj.status = {
+        acceptedNames: { plural: "", kind: "" },
+        storedVersions: storage && isPlainObject(storage) ? [storage.name] : [],
+      };
     },
-    validate: (obj) => validate(obj),
+    // Added by the first delete (kube's CRD REST Delete), not on create.
+    finalizersOnDelete: [cleanupFinalizer],
+    validate: (obj, old) => validate(obj, old),
     afterCommit(type, obj) {
       const crd = obj as unknown as Crd;
       const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { storageVersionHash } from "./storage_version_hash.ts";
 import type { k8sApiextensions } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import { humanDuration } from "../core/time.ts";
@@ -126,6 +127,11 @@ function versionInfo(
       : undefined,
     extraSubresources: [],
     hasGeneration: true,
+    storageVersionHash: storageVersionHash(
+      group,
+      crd.spec.versions.find((x) => x.storage)?.name ?? v.name,
+      names.kind,
+    ),
     allowUnconditionalUpdate: false,
     returnDeletedObject: false,
     nameRule: "subdomain",

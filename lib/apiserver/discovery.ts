@@ -58,6 +58,7 @@ function resourceEntries(info: ResourceInfo) {
   };
   if (info.shortNames.length) main.shortNames = info.shortNames;
   if (info.categories.length) main.categories = info.categories;
+  if (info.storageVersionHash) main.storageVersionHash = info.storageVersionHash;
   const subs: Record<string, unknown>[] = [];
   if (info.hasStatus) {
     subs.push({

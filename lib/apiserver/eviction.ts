@@ -8,6 +8,7 @@ import { isPlainObject } from "../core/object.ts";
 import { formatTime } from "../core/time.ts";
 import type { ServerContext } from "./context.ts";
 import { fail, json, statusResponse } from "./http_util.ts";
+import { wantsPretty } from "./status_body.ts";
 import { requestObject } from "./handle_write.ts";
 import { getStored, updateObject } from "./object_write.ts";
 import { deleteObject, parseDeleteOptions } from "./object_delete.ts";
@@ -41,7 +42,7 @@ export function evictionHandler(ctx: ServerContext): SubresourceHandler {
     const pod = getStored(ctx, podInfo, namespace, name);
     const pdbs = ctx.storage.list(pdbInfo.storageKey, namespace).map((s) => s.object);
     const decision = decideEviction(pod, pdbs, formatTime(ctx.now()));
-    if (decision.type === "refuse") return statusResponse(decision.status);
+    if (decision.type === "refuse") return statusResponse(decision.status, {}, wantsPretty(req));
     if (decision.budget && !options.dryRun) {
       const pdb =
         ctx.storage.get(pdbInfo.storageKey, `${namespace}/${decision.budget.name}`)!.object;

@@ -167,7 +167,9 @@ const hpaHooks: KindHooks = {
     obj.spec = spec;
   },
   prepareCreate(obj) {
-    obj.status = { currentReplicas: 0, desiredReplicas: 0 };
+    // An empty v2 status as Go writes it: currentReplicas is omitempty in v2 (not in v1,
+    // whose view fills it).
+    obj.status = { desiredReplicas: 0 };
   },
 };
 

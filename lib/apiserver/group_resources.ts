@@ -175,5 +175,6 @@ export const groupResourceSpecs: readonly ResourceSpec[] = [
     namespaced: false,
     status: true,
     columns: c.apiservices,
+    unconditionalUpdate: false,
   },
 ];

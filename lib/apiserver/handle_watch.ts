@@ -15,6 +15,7 @@ import { parseRv, tooLargeRv } from "./handle_read.ts";
 import { parseIncludeObject, toTable } from "./table.ts";
 import type { StoredEvent } from "./watch_hub.ts";
 import type { WatchDrop, WatchFaults } from "./faults/mod.ts";
+import { statusBody } from "./status_body.ts";
 import { createWatchBuffer } from "./watch_buffer.ts";
 
 /** Watch tuning shared by all watches of a server. */
@@ -160,7 +161,8 @@ export function handleWatch(
     if (l) push(l);
   };
   const error = (s: Status) => {
-    push(line("ERROR", s));
+    // The Status in kube's field order (its body without the newline).
+    push(encoder.encode(`{"type":"ERROR","object":${statusBody(s).trimEnd()}}\n`));
     close();
   };
   let chain = Promise.resolve();

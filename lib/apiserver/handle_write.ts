@@ -16,9 +16,11 @@ import {
   rawJson,
   readBody,
   readBodyBytes,
+  statusResponse,
   warningHeaders,
 } from "./http_util.ts";
-import { decodeKubeProtobuf } from "./protobuf.ts";
+import { decodeKubeProtobuf } from "./protobuf/mod.ts";
+import { wantsPretty } from "./status_body.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { type ServerContext, storeKey } from "./context.ts";
 import type { UpdateOptions, WriteOptions, WriteResult } from "./object_write.ts";
@@ -78,10 +80,23 @@ function respond(r: WriteResult, status?: number): Response {
 
 const bodyTypes = ["application/json", "application/yaml"];
 
-/** Reads and decodes a write's body; 415 for a media type that is not JSON or YAML. */
-async function body(ctx: ServerContext, req: Request): Promise<DecodedBody> {
+/**
+ * Reads and decodes a write's body: JSON or YAML, or (built-in kinds, when `allowProtobuf`)
+ * Kubernetes protobuf; 415 for other media types.
+ */
+async function body(ctx: ServerContext, req: Request, allowProtobuf = false): Promise<DecodedBody> {
   const type = contentTypeOf(req);
-  if (!bodyTypes.includes(type)) unsupported([...bodyTypes, protobuf]);
+  if (allowProtobuf && type === protobuf) {
+    try {
+      return { value: await decodeKubeProtobuf(await readBodyBytes(req)), duplicates: [] };
+    } catch (e) {
+      if (e instanceof ApiFailure) throw e;
+      unsupported(bodyTypes, (e as Error).message);
+    }
+  }
+  if (!bodyTypes.includes(type)) {
+    unsupported(allowProtobuf ? [...bodyTypes, protobuf] : bodyTypes);
+  }
   return await decodeRequestBody(await readBody(req), type, ctx.yamlParser);
 }
 
@@ -112,12 +127,7 @@ export async function handleCreate(
   namespace: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  if (contentTypeOf(req) === protobuf) {
-    const decoded = await protobufBody(req);
-    const request = { style: "body" as const, duplicates: [] };
-    return respond(await admittedCreate(ctx, info, namespace, decoded, { ...opts, request }));
-  }
-  const decoded = await body(ctx, req);
+  const decoded = await body(ctx, req, !info.isCustom);
   requireTypeMeta(info, decoded.value);
   const request = { style: "body" as const, duplicates: decoded.duplicates };
   return respond(await admittedCreate(ctx, info, namespace, decoded.value, { ...opts, request }));
@@ -128,17 +138,7 @@ export async function handleCreate(
  * kinds kubectl creates imperatively) Kubernetes protobuf; 415 for other media types.
  */
 export async function requestObject(ctx: ServerContext, req: Request): Promise<unknown> {
-  if (contentTypeOf(req) === protobuf) return await protobufBody(req);
-  return (await body(ctx, req)).value;
-}
-
-async function protobufBody(req: Request): Promise<unknown> {
-  try {
-    return decodeKubeProtobuf(await readBodyBytes(req));
-  } catch (e) {
-    if (e instanceof ApiFailure) throw e;
-    unsupported(["application/json", "application/yaml"], (e as Error).message);
-  }
+  return (await body(ctx, req, true)).value;
 }
 
 const protobuf = "application/vnd.kubernetes.protobuf";
@@ -162,7 +162,7 @@ export async function handleUpdate(
   subresource: string | undefined,
 ): Promise<Response> {
   const opts = writeOptions(req);
-  const decoded = await body(ctx, req);
+  const decoded = await body(ctx, req, !info.isCustom);
   const value = decoded.value;
   if (subresource === "scale") {
     const r = await admittedUpdate(ctx, info, namespace, name, () => ({ object: value }), {
@@ -287,7 +287,7 @@ export async function handleDelete(
   });
   const headers = warningHeaders(r.warnings);
   if (r.type === "deferred" || info.returnDeletedObject) return json(r.object, 200, headers);
-  return json(deletedStatus(info, r.object), 200, headers);
+  return statusResponse(deletedStatus(info, r.object), headers, wantsPretty(req));
 }
 
 /** DELETE on a collection: deletes every selected object; answers with the list of them. */

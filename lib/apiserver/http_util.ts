@@ -6,6 +6,7 @@
 import { loadCel, mayHaveCelRules } from "./cel/load_cel.ts";
 import { loadedYaml } from "../core/load_yaml.ts";
 import { failure, type Status, type StatusReason } from "../core/status.ts";
+import { statusBody } from "./status_body.ts";
 import { scanJson } from "./scan_json.ts";
 
 /** Largest accepted request body (kube-apiserver: 3 MiB). */
@@ -129,9 +130,16 @@ export function json(value: unknown, status = 200, headers: Record<string, strin
   return rawJson(JSON.stringify(value), status, headers);
 }
 
-/** The response for a Status. */
-export function statusResponse(s: Status, headers: Record<string, string> = {}): Response {
-  return json(s, s.code, headers);
+/**
+ * The response for a Status, laid out byte for byte as kube-apiserver writes it (see
+ * {@link statusBody}); `pretty` as {@link wantsPretty} decides for the request.
+ */
+export function statusResponse(
+  s: Status,
+  headers: Record<string, string> = {},
+  pretty = false,
+): Response {
+  return rawJson(statusBody(s, pretty), s.code || 200, headers);
 }
 
 /** Parses a boolean query parameter the way Go's strconv.ParseBool does. */

@@ -75,6 +75,9 @@ export function finishIfDone(
   return removed;
 }
 
+/** The namespaces kube-apiserver never deletes (`default`, `kube-system`, `kube-public`). */
+export const immortalNamespaces: readonly string[] = ["default", "kube-system", "kube-public"];
+
 /** Deletes one object (DELETE on an item). */
 export function deleteObject(
   ctx: ServerContext,
@@ -83,6 +86,13 @@ export function deleteObject(
   name: string,
   opts: DeleteOptions = {},
 ): DeleteResult {
+  if (info.storageKey === "/namespaces" && immortalNamespaces.includes(name)) {
+    // kube-apiserver's NamespaceLifecycle admission plugin.
+    fail("Forbidden", `namespaces "${name}" is forbidden: this namespace may not be deleted`, {
+      name,
+      kind: "namespaces",
+    });
+  }
   const old = getStored(ctx, info, namespace, name);
   const meta = old.metadata!;
   const pre = opts.preconditions;
@@ -102,6 +112,11 @@ export function deleteObject(
   }
   const key = storeKey(info, namespace, name);
   const finalizers = [...(meta.finalizers ?? [])];
+  if (!meta.deletionTimestamp) {
+    for (const f of ctx.hooks.get(info.storageKey)?.finalizersOnDelete ?? []) {
+      if (!finalizers.includes(f)) finalizers.push(f);
+    }
+  }
   const policy = opts.propagationPolicy ??
     (finalizers.includes("orphan")
       ? "Orphan"
@@ -159,6 +174,7 @@ export function deletedStatus(info: ResourceInfo, object: KubeObject): Status {
       kind: info.plural,
       uid: object.metadata?.uid,
     },
-    code: 200,
+    // kube-apiserver's Store leaves the code out (it is 0, omitted).
+    code: 0,
   };
 }

@@ -245,7 +245,7 @@ export function prepareCreate(
   delete meta.managedFields;
   if (info.hasGeneration || info.isCustom) meta.generation = 1;
   else delete meta.generation;
-  if (info.hasStatus) delete obj.status;
+  if (info.hasStatus && !info.statusOnCreate) delete obj.status;
   ctx.hooks.get(info.storageKey)?.prepareCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
   stampManagedFields(ctx, info, undefined, object, opts);
@@ -355,14 +355,16 @@ export function prepareUpdate(
   // The stored object as this version (built-ins with a stored form work in that form).
   const old = opts.oldView ?? (info.convert ? stored : present(info, stored));
   const oldMeta = old.metadata!;
-  if (meta.resourceVersion) {
+  // kube parses the resourceVersion as a number: "0" is unset (an unconditional update).
+  if (meta.resourceVersion && meta.resourceVersion !== "0") {
     if (meta.resourceVersion !== oldMeta.resourceVersion) throw conflict(info, name);
   } else if (!opts.unconditional && !info.allowUnconditionalUpdate) {
-    rejectInvalid(info, name, [{
+    // kube names the resource here (a GroupKind built from the group and the plural).
+    throw new ApiFailure(invalid(info.plural, info.group, name, [{
       type: "FieldValueInvalid",
       field: "metadata.resourceVersion",
       detail: "Invalid value: 0x0: must be specified for an update",
-    }]);
+    }]));
   }
   if (meta.uid && meta.uid !== oldMeta.uid) {
     throw conflict(
@@ -393,12 +395,22 @@ export function prepareUpdate(
       delete m.deletionTimestamp;
       delete m.deletionGracePeriodSeconds;
     }
-    if (oldMeta.managedFields) m.managedFields = oldMeta.managedFields;
-    else delete m.managedFields;
+    // Managed fields the client sends are taken (or reset) by stampManagedFields.
+    if (meta.managedFields === undefined || meta.managedFields === null) {
+      if (oldMeta.managedFields) m.managedFields = oldMeta.managedFields;
+      else delete m.managedFields;
+    }
     if (oldMeta.generation !== undefined) m.generation = oldMeta.generation;
     else delete m.generation;
   }
   next.metadata!.resourceVersion = oldMeta.resourceVersion;
+  if (opts.subresource !== "status" && !opts.storageUpdate) {
+    const hooks = ctx.hooks.get(info.storageKey);
+    if (hooks?.prepareUpdate) {
+      hooks.defaults?.(next);
+      hooks.prepareUpdate(next, old, ctx);
+    }
+  }
   const { object, warnings } = admit(ctx, info, next, old, opts);
   const m = object.metadata!;
   if (oldMeta.deletionTimestamp) {

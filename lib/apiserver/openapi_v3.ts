@@ -13,10 +13,12 @@ import { failure } from "../core/status.ts";
 import type { ServerContext } from "./context.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { parseAccept, rawJson, statusResponse } from "./http_util.ts";
+import { wantsPretty } from "./status_body.ts";
 import {
   gvDocument,
   type GvResource,
   loadDocCatalog,
+  type OpenApiDocument,
   type Schema,
   schemaName,
 } from "./openapi/mod.ts";
@@ -71,16 +73,39 @@ const COMMON = [
   "io.k8s.api.autoscaling.v1.Scale",
 ];
 
-async function build(ctx: ServerContext): Promise<Snapshot> {
-  const generation = ctx.registry.generation;
-  const docs = new Map<string, Built>();
-  const paths: Record<string, { serverRelativeURL: string }> = {};
+/**
+ * The OpenAPI v3 document of every served group/version, by index path (`api/v1`,
+ * `apis/<group>/<version>`), in path order (also the source of `/openapi/v2`).
+ *
+ * @example
+ * ```ts
+ * import { groupVersionDocuments } from "./openapi_v3.ts";
+ * import { startApiServer } from "./mod.ts";
+ * const server = await startApiServer();
+ * (await groupVersionDocuments(server.context)).has("apis/apps/v1"); // true
+ * await server.close();
+ * ```
+ */
+export async function groupVersionDocuments(
+  ctx: ServerContext,
+): Promise<Map<string, OpenApiDocument>> {
   const served = groupVersions(ctx);
   const builtins = [...served.values()].flat().filter((r) => !r.info.isCustom)
     .map((r) => schemaName(r.info, false));
   const catalog = await loadDocCatalog([...COMMON, ...builtins]);
+  const out = new Map<string, OpenApiDocument>();
   for (const [path, resources] of [...served].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const body = JSON.stringify(gvDocument(resources, catalog));
+    out.set(path, gvDocument(resources, catalog));
+  }
+  return out;
+}
+
+async function build(ctx: ServerContext): Promise<Snapshot> {
+  const generation = ctx.registry.generation;
+  const docs = new Map<string, Built>();
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const [path, doc] of await groupVersionDocuments(ctx)) {
+    const body = JSON.stringify(doc);
     const hash = await sha512Hex(body);
     docs.set(path, { body, hash });
     paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };
@@ -130,6 +155,8 @@ export function createOpenApiV3(
     if (!acceptsJson(req.headers.get("accept"))) {
       return statusResponse(
         failure("NotAcceptable", "only application/json is served for OpenAPI v3 documents"),
+        {},
+        wantsPretty(req),
       );
     }
     const snap = await snapshot();
@@ -138,6 +165,8 @@ export function createOpenApiV3(
     if (!doc) {
       return statusResponse(
         failure("NotFound", "the server could not find the requested resource", {}),
+        {},
+        wantsPretty(req),
       );
     }
     const etag = `"${doc.hash}"`;

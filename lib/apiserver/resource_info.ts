@@ -83,6 +83,11 @@ export interface ResourceInfo {
   /** Storage identity shared by all versions of one resource: `group/plural`. */
   readonly storageKey: string;
   readonly hasStatus: boolean;
+  /**
+   * A create keeps the status it is sent (Nodes: the kubelet registers with its status, and
+   * kube's node strategy lets "all fields, including status" be set on create).
+   */
+  readonly statusOnCreate?: boolean;
   readonly scale?: ScaleInfo;
   /**
    * Extra subresources (e.g. `binding`) with their verbs, and the group/version of their kind
@@ -113,6 +118,11 @@ export interface ResourceInfo {
   readonly columns: readonly TableColumn[];
   readonly isCustom: boolean;
   readonly schema?: ObjectSchema;
+  /**
+   * Discovery's `storageVersionHash`: the hash of the group/version/kind the resource is
+   * stored as (see `storage_version_hash.ts`).
+   */
+  readonly storageVersionHash?: string;
   /** Strategic-merge patch allowed (built-ins). */
   readonly strategicMerge: boolean;
   /** List/map merge semantics for server-side apply (custom resources: from the schema). */

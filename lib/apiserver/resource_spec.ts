@@ -19,6 +19,8 @@ export interface ResourceSpec {
   readonly categories?: string[];
   /** Has a status subresource. */
   readonly status?: boolean;
+  /** A create keeps the status it is sent (Nodes). */
+  readonly statusOnCreate?: boolean;
   /** Has a scale subresource (`.spec.replicas`, `.status.replicas`, `.status.selector`). */
   readonly scale?: boolean;
   /** Spec changes bump `metadata.generation`. */
@@ -41,6 +43,11 @@ export interface ResourceSpec {
   readonly convert?: ResourceInfo["convert"];
   /** Served verbs when not the standard ones (`["create"]` for the review kinds). */
   readonly verbs?: readonly string[];
+  /**
+   * Whether an update without a resourceVersion (or with "0") is unconditional (default
+   * true; false for CRDs and APIServices, as their registry strategies say).
+   */
+  readonly unconditionalUpdate?: boolean;
 }
 
 /** A string, or undefined for null and undefined. */
@@ -92,6 +99,7 @@ export function resourceInfoOf(s: ResourceSpec): ResourceInfo {
     ...(s.verbs ? { verbs: s.verbs } : {}),
     ...(s.nameCell ? { nameCell: s.nameCell } : {}),
     hasStatus: s.status ?? false,
+    ...(s.statusOnCreate ? { statusOnCreate: true } : {}),
     scale: s.scale
       ? {
         specReplicasPath: ".spec.replicas",
@@ -101,7 +109,7 @@ export function resourceInfoOf(s: ResourceSpec): ResourceInfo {
       : undefined,
     extraSubresources: s.extra ?? [],
     hasGeneration: s.generation ?? false,
-    allowUnconditionalUpdate: true,
+    allowUnconditionalUpdate: s.unconditionalUpdate ?? true,
     returnDeletedObject: s.returnDeleted ?? false,
     nameRule: s.nameRule ?? "subdomain",
     fieldSelectors: s.fields ?? {},

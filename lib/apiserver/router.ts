@@ -7,6 +7,7 @@
 import { failure } from "../core/status.ts";
 import { acceptsYaml, ApiFailure, json, parseBool, statusResponse } from "./http_util.ts";
 import { loadYaml } from "../core/load_yaml.ts";
+import { wantsPretty } from "./status_body.ts";
 import type { ServerContext } from "./context.ts";
 import type { AccessControl } from "./access_control.ts";
 import type { CreateHandler } from "./access_reviews.ts";
@@ -19,7 +20,7 @@ import {
   apiVersions,
   serverVersion,
 } from "./discovery.ts";
-import { openApiV2 } from "./openapi.ts";
+import { createOpenApiV2 } from "./openapi_v2.ts";
 import { createOpenApiV3 } from "./openapi_v3.ts";
 import { resolveTarget } from "./route.ts";
 import { answerUnavailable } from "./unavailable_endpoints.ts";
@@ -63,16 +64,22 @@ export interface RouterOptions {
   readonly access: AccessControl;
 }
 
-const notFound = () =>
-  statusResponse(failure("NotFound", "the server could not find the requested resource", {}));
-const methodNotAllowed = () =>
-  statusResponse(
+// Thrown, so the router's catch writes them (pretty for curl, like every Status).
+const notFound = (): never => {
+  throw new ApiFailure(
+    failure("NotFound", "the server could not find the requested resource", {}),
+  );
+};
+const methodNotAllowed = (): never => {
+  throw new ApiFailure(
     failure("MethodNotAllowed", "the server does not allow this method on the requested resource"),
   );
+};
 
 /** Creates the request handler. */
 export function createRouter(ctx: ServerContext, opts: RouterOptions) {
   const openApiV3 = createOpenApiV3(ctx);
+  const openApiV2 = createOpenApiV2(ctx);
   async function route(req: Request, user: UserInfo): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -84,7 +91,7 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       }
       if (path === "/api") return json(apiVersions(opts.address));
       if (path === "/apis") return json(apiGroupList(ctx.registry));
-      if (path === "/openapi/v2") return openApiV2(req.headers.get("accept"));
+      if (path === "/openapi/v2") return openApiV2(req);
       if (path === "/openapi/v3" || path.startsWith("/openapi/v3/")) return openApiV3(req, path);
       if (parts[0] === "apis" && parts.length === 2) {
         const g = apiGroup(ctx.registry, parts[1]);
@@ -199,12 +206,17 @@ export function createRouter(ctx: ServerContext, opts: RouterOptions) {
       if (acceptsYaml(req)) await loadYaml();
       return await route(req, access.user);
     } catch (e) {
-      if (e instanceof ApiFailure) return statusResponse(e.status, e.headers);
+      const pretty = wantsPretty(req);
+      if (e instanceof ApiFailure) return statusResponse(e.status, e.headers, pretty);
       if (e instanceof URIError) {
-        return statusResponse(failure("BadRequest", `malformed URL: ${e.message}`));
+        return statusResponse(failure("BadRequest", `malformed URL: ${e.message}`), {}, pretty);
       }
       const message = e instanceof Error ? e.message : String(e);
-      return statusResponse(failure("InternalError", `Internal error occurred: ${message}`));
+      return statusResponse(
+        failure("InternalError", `Internal error occurred: ${message}`),
+        {},
+        pretty,
+      );
     }
   };
 }

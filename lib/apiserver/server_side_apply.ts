@@ -20,7 +20,7 @@ import {
   type WriteOptions,
   type WriteResult,
 } from "./object_write.ts";
-import { apply, conflictStatus } from "./apply/mod.ts";
+import { conflictStatus, fieldManagerApply } from "./apply/mod.ts";
 
 /** Apply options. */
 export interface ApplyOptions extends WriteOptions {
@@ -80,7 +80,7 @@ export function planServerSideApply(
     },
   };
   const sub = opts.subresource === "status" ? "status" : undefined;
-  const r = apply(live, config, {
+  const r = fieldManagerApply(live, config, {
     manager: opts.fieldManager,
     force: opts.force,
     schema: applySchemaOf(info),

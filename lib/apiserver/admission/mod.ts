@@ -1,12 +1,14 @@
 /**
  * The admission plugins of the embedded API server that need the cluster's other objects:
- * ServiceAccount and Priority for pods. {@link installAdmission} wraps the pod hooks.
+ * ServiceAccount, Priority and DefaultTolerationSeconds for pods. {@link installAdmission}
+ * wraps the pod hooks.
  *
  * @module
  */
 import type { ServerContext } from "../context.ts";
 import { admitServiceAccount } from "./service_account_admission.ts";
 import { admitPriority, keepPriority } from "./priority_admission.ts";
+import { admitDefaultTolerationSeconds } from "./default_toleration_seconds.ts";
 
 export {
   admitServiceAccount,
@@ -15,10 +17,15 @@ export {
   serviceAccountVolume,
 } from "./service_account_admission.ts";
 export { admitPriority, keepPriority } from "./priority_admission.ts";
+export {
+  admitDefaultTolerationSeconds,
+  DEFAULT_TOLERATION_SECONDS,
+} from "./default_toleration_seconds.ts";
 
 /**
- * Runs the ServiceAccount (unless `serviceAccounts: false`) and Priority plugins on every pod create, after the pod kind's own
- * create preparation; updates keep the priority the create set.
+ * Runs the ServiceAccount (unless `serviceAccounts: false`), Priority and
+ * DefaultTolerationSeconds plugins on every pod create, after the pod kind's own create
+ * preparation; updates keep the priority the create set and get the tolerations again.
  *
  * @example
  * ```ts
@@ -38,6 +45,12 @@ export function installAdmission(
       pods.prepareCreate?.(obj, c);
       if (options.serviceAccounts ?? true) admitServiceAccount(c, obj);
       admitPriority(c, obj);
+      admitDefaultTolerationSeconds(obj);
+    },
+    // DefaultTolerationSeconds handles updates too (a PUT without them gets them back).
+    prepareUpdate(obj, old, c) {
+      pods.prepareUpdate?.(obj, old, c);
+      admitDefaultTolerationSeconds(obj);
     },
     validate(obj, old) {
       if (old) keepPriority(obj, old);

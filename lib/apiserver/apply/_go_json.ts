@@ -17,7 +17,8 @@ const goEscapes: Record<string, string> = {
   "\f": "\\u000c",
 };
 
-function goString(s: string): string {
+/** Go-compatible JSON text of a string (HTML characters, U+2028 and U+2029 escaped). */
+export function goString(s: string): string {
   return JSON.stringify(s).replace(
     /[<>&\u2028\u2029]|\\[bf]/g,
     (m) => m.length === 1 ? goEscapes[m] : goEscapes[m === "\\b" ? "\b" : "\f"],

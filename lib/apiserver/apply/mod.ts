@@ -84,6 +84,23 @@ export type { WriteScope } from "./tracked_view.ts";
 export { trackedView, untrackedMetadata, writeScope } from "./tracked_view.ts";
 export type { ApplyFailure, ApplyOptions, ApplyResult } from "./apply.ts";
 export { apply } from "./apply.ts";
+export {
+  BEFORE_FIRST_APPLY_MANAGER,
+  fieldManagerApply,
+  KUBECTL_APPLY_MANAGER,
+} from "./field_manager_apply.ts";
+export type { LastAppliedOptions } from "./last_applied.ts";
+export {
+  allowedConflictsFromLastApplied,
+  LAST_APPLIED_ANNOTATION,
+  lastAppliedConfiguration,
+  syncLastApplied,
+} from "./last_applied.ts";
 export type { RecordUpdateOptions } from "./record_update.ts";
 export { recordUpdate } from "./record_update.ts";
 export { managerFromUserAgent } from "./manager_from_user_agent.ts";
+export {
+  ANCIENT_CHANGES_MANAGER,
+  capUpdateManagers,
+  MAX_UPDATE_MANAGERS,
+} from "./cap_update_managers.ts";

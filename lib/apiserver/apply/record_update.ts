@@ -4,12 +4,13 @@
  *
  * @module
  */
-import type { KubeObject } from "../../core/object.ts";
+import { isPlainObject, type KubeObject } from "../../core/object.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { formatTime } from "../../core/time.ts";
 import type { ApplySchema } from "./apply_schema.ts";
 import { compareObjects } from "./compare_objects.ts";
 import { difference, emptyFieldSet, isEmptyFieldSet, union } from "./field_set.ts";
+import { capUpdateManagers } from "./cap_update_managers.ts";
 import {
   decodeManagedFields,
   encodeManagedFields,
@@ -17,6 +18,28 @@ import {
   type ManagerFields,
 } from "./managed_fields.ts";
 import { trackedView, writeScope } from "./tracked_view.ts";
+
+function decodedOrNone(entries: unknown): ManagerFields[] {
+  const decoded = decodeManagedFields(entries);
+  return decoded._tag === "Right" ? decoded.right : [];
+}
+
+/** `[]` or `[{}]`: a client clearing the managed fields (kube's `isResetManagedFields`). */
+function isReset(entries: unknown): boolean {
+  if (!Array.isArray(entries)) return false;
+  if (entries.length === 0) return true;
+  return entries.length === 1 && isPlainObject(entries[0]) && Object.keys(entries[0]).length === 0;
+}
+
+/**
+ * The managers a write starts from when it sends managed fields of its own: none when it
+ * resets them, its own when they decode to something, otherwise the stored ones.
+ */
+function startingManagers(sent: unknown, stored: unknown): ManagerFields[] {
+  if (isReset(sent)) return [];
+  const decoded = decodedOrNone(sent);
+  return decoded.length ? decoded : decodedOrNone(stored);
+}
 
 /** Options of {@link recordUpdate}. */
 export interface RecordUpdateOptions {
@@ -61,10 +84,14 @@ export function recordUpdate(
   opts: RecordUpdateOptions,
 ): ManagedFieldsEntry[] {
   const oldEntries = old?.metadata?.managedFields;
-  const sent = next.metadata?.managedFields;
-  const start = sent !== undefined && !deepEqual(sent, oldEntries) ? sent : oldEntries;
-  const decoded = decodeManagedFields(start);
-  const managers = decoded._tag === "Right" ? decoded.right : [];
+  // A subresource write never sets managed fields (kube: ignoreManagedFieldsFromRequestObject).
+  const sent = opts.subresource ? undefined : next.metadata?.managedFields;
+  const fromRequest = sent !== undefined && sent !== null && !deepEqual(sent, oldEntries);
+  const managers = fromRequest ? startingManagers(sent, oldEntries) : decodedOrNone(oldEntries);
+  // kube's skipNonAppliedManager: an update of an object without managed fields (or one
+  // that resets them with `[]` or `[{}]`) is not tracked; only a create starts tracking.
+  if (old !== undefined && managers.length === 0) return [];
+  const start = fromRequest ? sent : oldEntries;
   const scope = writeScope(opts);
   const changes = compareObjects(
     trackedView(old ?? {}, scope),
@@ -97,5 +124,5 @@ export function recordUpdate(
       fields: difference(union(mine?.fields ?? emptyFieldSet, taken), changes.removed),
     });
   }
-  return encodeManagedFields(out);
+  return encodeManagedFields(capUpdateManagers(out));
 }

@@ -35,6 +35,16 @@ function removeIn(
       const key = `f:${k}`;
       if (rm.members.has(key)) {
         changed = true;
+        // Like structured-merge-diff's prune: what others still own below it stays.
+        const below = childSet(owned, key);
+        if (isEmptyFieldSet(below)) continue;
+        const kept = ownedPart(obj[k], fieldApplySchema(schema, k), below);
+        Object.defineProperty(out, k, {
+          value: kept === EMPTIED ? (Array.isArray(obj[k]) ? [] : {}) : kept,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
         continue;
       }
       const sub = rm.children.get(key);
@@ -75,6 +85,11 @@ function removeIn(
     }
     if (rm.members.has(key)) {
       changed = true;
+      const below = lm ? childSet(owned, key) : emptyFieldSet;
+      if (!isEmptyFieldSet(below)) {
+        const kept = ownedPart(item, lm!.items, below);
+        out.push(kept === EMPTIED ? {} : kept);
+      }
       continue;
     }
     const sub = lm ? rm.children.get(key) : undefined;
@@ -87,6 +102,44 @@ function removeIn(
     out.push(next === EMPTIED ? {} : next);
   }
   if (!changed) return v;
+  return out.length === 0 ? EMPTIED : out;
+}
+
+/** Only the parts of `v` that `owned` holds (members whole, children recursively). */
+function ownedPart(v: unknown, schema: ApplySchema | undefined, owned: FieldSet): unknown {
+  const shape = shapeOf(schema, v);
+  if (shape === "leaf") return v;
+  if (shape === "struct") {
+    const obj = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(obj)) {
+      const key = `f:${k}`;
+      const below = childSet(owned, key);
+      const kept = isEmptyFieldSet(below)
+        ? (owned.members.has(key) ? obj[k] : EMPTIED)
+        : ownedPart(obj[k], fieldApplySchema(schema, k), below);
+      if (kept === EMPTIED && !owned.members.has(key)) continue;
+      Object.defineProperty(out, k, {
+        value: kept === EMPTIED ? (Array.isArray(obj[k]) ? [] : {}) : kept,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return Object.keys(out).length === 0 ? EMPTIED : out;
+  }
+  const lm = shape === "listMap" ? schema as ListMapApplySchema : undefined;
+  const out: unknown[] = [];
+  for (const item of v as unknown[]) {
+    const e = itemElement(item, lm);
+    if (!e) continue;
+    const key = elementKey(e);
+    const below = lm ? childSet(owned, key) : emptyFieldSet;
+    if (!isEmptyFieldSet(below)) {
+      const kept = ownedPart(item, lm!.items, below);
+      out.push(kept === EMPTIED ? {} : kept);
+    } else if (owned.members.has(key)) out.push(item);
+  }
   return out.length === 0 ? EMPTIED : out;
 }
 

@@ -99,6 +99,9 @@ export function createSimulatedKubelet(
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
   const timers = new KeyedTimers(options.scheduler);
   const ipCounter = new Map<string, number>();
+  // Process pods bind real loopback addresses: each server starts at its own random offset so
+  // two embedded clusters on one host (tests run in parallel) rarely hand out the same address.
+  const processIpOffset = Math.floor(Math.random() * 250);
   // The first attempt of each started pod: earlier pods of the same controller count.
   const firstAttempt = new Map<string, number>();
   const controllerRuns = new Map<string, number>();
@@ -162,7 +165,9 @@ export function createSimulatedKubelet(
     if (processes?.runs(now)) {
       // A process binds its pod IP: a loopback address of its own (127.245.<node>.<n>).
       const hostIP = simulatedNodeIp(nodeIndex.get(node)!);
-      const podIP = `127.245.${nodeIndex.get(node)! % 256}.${2 + ((n - 1) % 250)}`;
+      const podIP = `127.245.${nodeIndex.get(node)! % 256}.${
+        2 + ((processIpOffset + n - 1) % 250)
+      }`;
       return processes.start(now, { podIP, hostIP });
     }
     const podIP = `10.244.${nodeIndex.get(node)! % 256}.${2 + ((n - 1) % 250)}`;

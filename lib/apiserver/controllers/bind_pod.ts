@@ -8,7 +8,7 @@ import { isPlainObject } from "../../core/object.ts";
 import { invalid } from "../../core/status.ts";
 import { formatTime } from "../../core/time.ts";
 import type { ServerContext } from "../context.ts";
-import { ApiFailure, contentTypeOf, decodeBody, json, readBody } from "../http_util.ts";
+import { ApiFailure, contentTypeOf, decodeBody, readBody, statusResponse } from "../http_util.ts";
 import { conflict, getStored, updateObject } from "../object_write.ts";
 import type { SubresourceHandler } from "../router.ts";
 
@@ -115,9 +115,12 @@ export function bindingHandler(ctx: ServerContext): SubresourceHandler {
   return async (req, namespace, name) => {
     const text = await readBody(req);
     bindPod(ctx, namespace ?? "", name, await decodeBody(text, contentTypeOf(req)));
-    return json(
-      { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 },
-      201,
-    );
+    return statusResponse({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Success",
+      code: 201,
+    });
   };
 }

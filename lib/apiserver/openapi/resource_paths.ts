@@ -66,11 +66,12 @@ const ok = (schema: Schema, codes: readonly string[] = ["200"]) =>
     ["401", { description: "Unauthorized" }],
   ]);
 
-/** Patch types this server accepts; strategic merge is left out on purpose (see module). */
-const patchTypes = [
+/** Patch types of a resource: strategic merge for built-ins only, as kube-apiserver lists them. */
+const patchTypesOf = (info: ResourceInfo) => [
+  "application/apply-patch+yaml",
   "application/json-patch+json",
   "application/merge-patch+json",
-  "application/apply-patch+yaml",
+  ...(info.strategicMerge && !info.isCustom ? ["application/strategic-merge-patch+json"] : []),
 ];
 
 const camel = (x: string) =>
@@ -79,8 +80,9 @@ const camel = (x: string) =>
 /**
  * The path items of a resource, keyed by path template.
  *
- * Strategic merge patch is deliberately not listed among the PATCH body types: kubectl would
- * then compute `apply` patches from these (abridged) schemas instead of its compiled-in types.
+ * Built-in kinds list `application/strategic-merge-patch+json` among the PATCH body types, as
+ * kube-apiserver does: kubectl's client-side apply then computes strategic merge patches from
+ * these schemas (with their `x-kubernetes-patch-*` facts) rather than its compiled-in types.
  *
  * @example
  * ```ts
@@ -136,7 +138,7 @@ export function resourcePaths(
     }, kind),
     patch: op("patch", "patch", target, {
       parameters: [...writeParams, force],
-      requestBody: body(patchTypes, s.ref(`${metaV1}Patch`)),
+      requestBody: body(patchTypesOf(info), s.ref(`${metaV1}Patch`)),
       responses: ok(schema, ["200", "201"]),
     }, kind),
     ...(withDelete

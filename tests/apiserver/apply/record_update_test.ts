@@ -7,7 +7,6 @@ import {
   applySchemaFor,
   formatFieldSet,
   fromFieldsV1,
-  type ManagedFieldsEntry,
   managerFromUserAgent,
   recordUpdate,
 } from "../../../lib/apiserver/apply/mod.ts";
@@ -19,7 +18,7 @@ const cm = (data: Record<string, string>, meta: Record<string, unknown> = {}): K
   metadata: { name: "demo", uid: "u", resourceVersion: "3", ...meta },
   data,
 });
-const fields = (e: ManagedFieldsEntry | undefined) => {
+const fields = (e: { fieldsV1?: unknown } | undefined) => {
   const r = fromFieldsV1(e?.fieldsV1 ?? {});
   return r._tag === "Right" ? formatFieldSet(r.right) : [];
 };
@@ -143,11 +142,83 @@ Deno.test("recordUpdate() removes deleted fields from every manager", () => {
 });
 
 Deno.test("recordUpdate() records the status subresource", () => {
-  const old = { ...cm({}), status: { phase: "A" } };
+  const created = { ...cm({}), status: { phase: "A" } };
+  const old = {
+    ...created,
+    metadata: {
+      ...created.metadata,
+      managedFields: recordUpdate(undefined, created, upd("kubectl")),
+    },
+  };
   const next = { ...old, status: { phase: "B" } };
   const mf = recordUpdate(old, next, { ...upd("kubelet"), subresource: "status" });
-  assert.equal(mf[0].subresource, "status");
-  assert.deepEqual(fields(mf[0]), [".status.phase"]);
+  const status = mf.find((e) => e.manager === "kubelet");
+  assert.equal(status?.subresource, "status");
+  assert.deepEqual(fields(status), [".status.phase"]);
+});
+
+Deno.test("recordUpdate() does not track an update of an object without managed fields", () => {
+  // kube's skipNonAppliedManager: only a create starts tracking; `[]` and `[{}]` reset.
+  assert.deepEqual(recordUpdate(cm({ a: "1" }), cm({ a: "2" }), upd("ctrl")), []);
+  const created = cm({ a: "1" });
+  const tracked = {
+    ...created,
+    metadata: {
+      ...created.metadata,
+      managedFields: recordUpdate(undefined, created, upd("kubectl")),
+    },
+  };
+  for (const reset of [[], [{}]]) {
+    const next = {
+      ...tracked,
+      data: { a: "2" },
+      metadata: { ...tracked.metadata, managedFields: reset },
+    };
+    assert.deepEqual(recordUpdate(tracked, next as KubeObject, upd("ctrl")), []);
+  }
+  // Managed fields a client sends are taken as they are (kubectl's client-side apply upgrade).
+  const sent = [{
+    manager: "mine",
+    operation: "Apply" as const,
+    apiVersion: "v1",
+    fieldsType: "FieldsV1" as const,
+    fieldsV1: { "f:data": { "f:a": {} } },
+  }];
+  const next = { ...tracked, metadata: { ...tracked.metadata, managedFields: sent } };
+  assert.deepEqual(recordUpdate(tracked, next, upd("ctrl")), sent);
+});
+
+Deno.test("recordUpdate() keeps at most ten updaters, merging the oldest into ancient-changes", () => {
+  let obj: KubeObject = { ...cm({}) };
+  obj = {
+    ...obj,
+    metadata: { ...obj.metadata, managedFields: recordUpdate(undefined, obj, upd("creator")) },
+  };
+  for (let i = 0; i < 12; i++) {
+    const next = { ...obj, data: { ...obj.data as Record<string, string>, [`k${i}`]: "v" } };
+    next.metadata = {
+      ...next.metadata,
+      managedFields: recordUpdate(obj, next, upd(`m${i}`, (i + 1) * 1000)),
+    };
+    obj = next;
+  }
+  const mf = obj.metadata?.managedFields ?? [];
+  assert.equal(mf.length, 10);
+  const ancient = mf.find((e) => e.manager === "ancient-changes");
+  // creator (t=0) became the bucket, m0..m2 merged into it; its time is the last merged one's.
+  assert.deepEqual(fields(ancient), [".data", ".data.k0", ".data.k1", ".data.k2"]);
+  assert.equal(ancient?.time, "1970-01-01T00:00:03Z");
+  assert.deepEqual(mf.filter((e) => e.manager !== "ancient-changes").map((e) => e.manager), [
+    "m3",
+    "m4",
+    "m5",
+    "m6",
+    "m7",
+    "m8",
+    "m9",
+    "m10",
+    "m11",
+  ]);
 });
 
 Deno.test("managerFromUserAgent() takes the User-Agent prefix before '/'", () => {
