@@ -24,12 +24,15 @@ interface Index<T> {
 export class IndexedMap<T> {
   readonly #objects = new Map<ObjectKey, T>();
   readonly #indexes = new Map<string, Index<T>>();
+  /** The same indexes as an array, for the per-write loops. */
+  #indexList: Index<T>[] = [];
   #list: readonly T[] | undefined;
 
   constructor(indexers: Readonly<Record<string, Indexer<T>>>) {
     for (const [name, indexer] of Object.entries(indexers)) {
       this.#indexes.set(name, { indexer, keysByValue: new Map() });
     }
+    this.#indexList = [...this.#indexes.values()];
   }
 
   get size(): number {
@@ -63,6 +66,7 @@ export class IndexedMap<T> {
     const index: Index<T> = { indexer, keysByValue: new Map() };
     for (const [key, obj] of this.#objects) for (const v of indexer(obj)) file(index, v, key);
     this.#indexes.set(name, index);
+    this.#indexList = [...this.#indexes.values()];
   }
 
   indexNames(): string[] {
@@ -82,11 +86,13 @@ export class IndexedMap<T> {
   set(key: ObjectKey, obj: T, old: T | undefined): void {
     this.#objects.set(key, obj);
     this.#list = undefined;
-    for (const index of this.#indexes.values()) {
+    const indexes = this.#indexList;
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i];
       const now = index.indexer(obj);
       const before = old === undefined ? undefined : index.indexer(old);
       if (before !== undefined) {
-        if (sameValues(before, now)) continue;
+        if (before === now || sameValues(before, now)) continue;
         for (const v of before) if (!now.includes(v)) unfile(index, v, key);
       }
       for (const v of now) if (before === undefined || !before.includes(v)) file(index, v, key);
@@ -97,7 +103,7 @@ export class IndexedMap<T> {
   delete(key: ObjectKey, old: T): void {
     this.#objects.delete(key);
     this.#list = undefined;
-    for (const index of this.#indexes.values()) {
+    for (const index of this.#indexList) {
       for (const v of index.indexer(old)) unfile(index, v, key);
     }
   }

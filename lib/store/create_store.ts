@@ -32,7 +32,7 @@ import type { Delta } from "./delta.ts";
 import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { Indexer } from "./indexer.ts";
 import { IndexedMap } from "./_indexed_map.ts";
-import { type FoldState, foldWatchEvent } from "./fold_watch_event.ts";
+import { type FoldOptions, type FoldState, foldWatchEvent } from "./fold_watch_event.ts";
 import { shareManagedFields } from "./share_managed_fields.ts";
 
 /** Read-only view of a store. Every object returned is the stored one, typed read-only. */
@@ -148,12 +148,14 @@ export function createStore<T extends HasMetadata, K extends HasMetadata = T>(
     synced$: syncedObservable,
   };
 
+  // One options object per distinct `emit` (reflect passes the same one for every event).
+  let foldOptions: FoldOptions<K, R & HasMetadata> | undefined;
   const applyTo = (event: WatchEvent<K>, emit: (delta: Delta<R>) => void): void => {
     const wasSynced = state.synced;
-    foldWatchEvent<K, R & HasMetadata>(state as FoldState<R & HasMetadata>, event, {
-      transform: transform as (obj: K) => R & HasMetadata,
-      emit,
-    });
+    if (foldOptions === undefined || foldOptions.emit !== emit) {
+      foldOptions = { transform: transform as (obj: K) => R & HasMetadata, emit };
+    }
+    foldWatchEvent<K, R & HasMetadata>(state as FoldState<R & HasMetadata>, event, foldOptions);
     if (!wasSynced && state.synced) {
       synced.next();
       synced.complete();

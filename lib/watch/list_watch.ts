@@ -114,8 +114,11 @@ export function listWatch<T = KubeObject>(
     const feed = (input: WatcherInput): void => {
       const out = watcherStep<T>(state, input, stepOptions);
       state = out.state;
-      for (const note of out.notes) logger[note.level](note.message, { ...fields, ...note.fields });
-      for (const event of out.events) subscriber.next(event);
+      const { notes, events } = out;
+      for (let i = 0; i < notes.length; i++) {
+        logger[notes[i].level](notes[i].message, { ...fields, ...notes[i].fields });
+      }
+      for (let i = 0; i < events.length; i++) subscriber.next(events[i]);
     };
     const streaming = () => {
       const p = state.phase;

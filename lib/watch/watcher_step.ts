@@ -90,6 +90,11 @@ export function watcherStep<T>(
 ): StepResult<T> {
   const check = options.check ?? checkObject;
   const p = state.phase;
+  // The hot path (one live event on an open watch) allocates no closures.
+  if (input.type === "received" && p.type === "Watching" && p.connected) {
+    const live = liveObjectEvent<T>(state, p, input.event, check);
+    if (live !== undefined) return live;
+  }
   const to = (
     phase: WatcherPhase,
     events: readonly WatchEvent<T>[] = none,
@@ -278,6 +283,34 @@ export function watcherStep<T>(
       0,
     );
   }
+}
+
+/**
+ * A live `ADDED`/`MODIFIED`/`DELETED` whose object passes `check`, folded without the closures
+ * of the general path; `undefined` for anything else (bookmarks, errors, skipped objects).
+ */
+function liveObjectEvent<T>(
+  state: WatcherState,
+  w: Extract<WatcherPhase, { type: "Watching" }>,
+  event: WireEvent,
+  check: (object: unknown) => string | undefined,
+): StepResult<T> | undefined {
+  const type = event.type;
+  if (type !== "ADDED" && type !== "MODIFIED" && type !== "DELETED") return undefined;
+  if (check(event.object) !== undefined) return undefined;
+  const object = event.object as T;
+  const rv =
+    (event.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ||
+    w.resourceVersion;
+  return {
+    state: {
+      phase: { type: "Watching", resourceVersion: rv, connected: true, received: w.received + 1 },
+      failures: 0,
+      streamingList: state.streamingList,
+    },
+    events: [type === "DELETED" ? { type: "Delete", object } : { type: "Apply", object }],
+    notes: none,
+  };
 }
 
 function skipped(problem: string): WatcherNote {
