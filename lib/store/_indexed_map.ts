@@ -170,7 +170,7 @@ function sameValues(a: readonly string[], b: readonly string[]): boolean {
 
 function file<T>(index: Index<T>, value: string, key: ObjectKey): void {
   const keys = index.keysByValue.get(value);
-  if (keys === undefined) index.keysByValue.set(value, new Set([key]));
+  if (keys === undefined) index.keysByValue.set(value, new Set<ObjectKey>().add(key));
   else keys.add(key);
 }
 

@@ -11,6 +11,8 @@ import type { Delta } from "./delta.ts";
 
 /** The cache the fold writes to: the one map of objects (a store's, or a plain one in tests). */
 export interface FoldCache<T> {
+  /** Number of objects, when known: an empty cache skips the lookups of a first list. */
+  readonly size?: number;
   get(key: ObjectKey): T | undefined;
   /** Stores `obj` under `key`; `old` is what the cache held there (or undefined). */
   set(key: ObjectKey, obj: T, old: T | undefined): void;
@@ -97,7 +99,7 @@ export function foldWatchEvent<K extends HasMetadata, T extends HasMetadata>(
     case "InitApply": {
       const relist = state.relist ??= new Map();
       const key = objectKey(event.object);
-      const cached = state.cache.get(key);
+      const cached = state.cache.size === 0 ? undefined : state.cache.get(key);
       const unchanged = cached !== undefined && sameVersion(cached, event.object);
       relist.set(key, unchanged ? cached : options.transform(event.object));
       return;
@@ -155,13 +157,16 @@ function swapIn<T extends HasMetadata>(
 ): void {
   const deltas: Delta<T>[] = [];
   const gone: [ObjectKey, T][] = [];
-  for (const entry of state.cache.entries()) if (!relist.has(entry[0])) gone.push(entry);
+  const empty = state.cache.size === 0;
+  if (!empty) {
+    for (const entry of state.cache.entries()) if (!relist.has(entry[0])) gone.push(entry);
+  }
   for (const [key, old] of gone) {
     state.cache.delete(key, old);
     deltas.push({ type: "Deleted", object: old, finalStateUnknown: true });
   }
   for (const [key, obj] of relist) {
-    const old = state.cache.get(key);
+    const old = empty ? undefined : state.cache.get(key);
     if (old === obj) continue;
     state.cache.set(key, obj, old);
     deltas.push(
