@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { serveRepository } from "../_serve_repository.ts";
 import { startCluster } from "../../lib/apiserver/mod.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
-import { rbacEnforced, rbacServed } from "../_rbac_served.ts";
 import { exercise, type Kubectl } from "./_operator_exercise.ts";
 import { minimalityScenarios } from "./_rbac_minimality.ts";
 
@@ -52,7 +51,6 @@ const NS = "hello-operator-system";
 Deno.test({
   name:
     "kubefold workflow: init -> create api -> test -> manifests -> build -> deploy to the embedded cluster (2 replicas in-cluster style, one leader, HelloWorld reconciled, kubectl logs, failover) -> undeploy + uninstall",
-  ignore: !rbacServed, // deploy applies Roles: needs the server's RBAC group
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async (t) => {
@@ -314,7 +312,6 @@ Deno.test({
       await t.step({
         name:
           "the rules are minimal: removing any single verb of any generated rule makes the operator see a 403",
-        ignore: !rbacEnforced,
         fn: async () => {
           const seen = await minimalityScenarios(cluster!.server, kc, NS);
           console.log(`each removal and the first request it forbade:\n${seen.join("\n")}`);

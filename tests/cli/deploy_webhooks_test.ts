@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { startCluster } from "../../lib/apiserver/mod.ts";
 import { main } from "../../lib/cli/main.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
-import { rbacServed } from "../_rbac_served.ts";
 
 const repo = new URL("../../", import.meta.url).href;
 const NS = "podset-operator-system";
@@ -74,7 +73,6 @@ const podSet = (name: string, container: Record<string, unknown>) =>
 Deno.test({
   name:
     "kubefold deploy with webhooks: certificates wired, the deployed manager pod answers admission and conversion through the webhook Service; redeploy keeps the certificate; undeploy removes the configurations",
-  ignore: !rbacServed,
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { runExample } from "./_run_example.ts";
-import { rbacServed } from "../_rbac_served.ts";
 
 Deno.test({
   name: "examples/helloworld.ts --demo-only walks the guide's story (init to undeploy) and exits 0",
-  ignore: !rbacServed, // deploy applies Roles: needs the server's RBAC group
   fn: async () => {
     const out = await runExample("helloworld.ts", "--demo-only");
     const { stdout, stderr } = out;

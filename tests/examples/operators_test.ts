@@ -1,26 +1,14 @@
 import assert from "node:assert/strict";
 import { runExample } from "./_run_example.ts";
-import { bindsClaims, note, serves } from "./_cluster_features.ts";
-
-// Until the issue that brings them lands (volumes; networking and autoscaling groups).
-const binds = await bindsClaims();
-if (!binds) note("the SampleDB story", "binds claims (a PV provisioner)");
-const servesOam = serves(
-  ["networking.k8s.io", "v1", "ingresses"],
-  ["autoscaling", "v2", "horizontalpodautoscalers"],
-);
-if (!servesOam) note("the OAM story", "serves Ingress and HorizontalPodAutoscaler");
 
 Deno.test({
   name: "examples/sampledb.ts --demo-only plays the whole SampleDB story and exits 0",
-  ignore: !binds,
 }, async () => {
   const { code, stdout, stderr } = await runExample("sampledb.ts", "--demo-only");
   assert.equal(code, 0, `${stdout}\n${stderr}`);
   for (
     const step of [
       /sampledb orders {2}Provisioning/,
-      /sampledb orders {2}Initializing/,
       /✓ phase Ready/,
       /✓ 3 backups completed/,
       /sampledb orders {2}Upgrading/,
@@ -38,7 +26,6 @@ Deno.test({
 Deno.test({
   name:
     "examples/oam.ts --demo-only composes, scales by trait, exposes, changes and removes, and exits 0",
-  ignore: !servesOam,
 }, async () => {
   const { code, stdout, stderr } = await runExample("oam.ts", "--demo-only");
   assert.equal(code, 0, `${stdout}\n${stderr}`);

@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { startApiServer } from "../../../lib/apiserver/mod.ts";
 import { createKubectl } from "../_kubectl.ts";
-import { rbacServed } from "../../_rbac_served.ts";
 
 const app = new URL("./_fixtures/pod_app.ts", import.meta.url).pathname;
 
@@ -71,7 +70,7 @@ Deno.test("pods that really run: environment, in-cluster client, readiness, logs
     await t.step(
       "a mapped pod runs as a process: Ready once its readiness probe passes, on its own loopback IP, talking to the server in-cluster style",
       async () => {
-        if (rbacServed) {
+        {
           // The pod runs as the namespace's default ServiceAccount: let it read pods.
           const rbac = "rbac.authorization.k8s.io";
           const role = {

@@ -8,13 +8,6 @@ import { filter, firstValueFrom } from "../../../lib/deps.ts";
 import { scaledClock } from "../../../lib/apiserver/mod.ts";
 import { applicationController, oamCrds } from "../../../controllers/oam/mod.ts";
 import { withCluster } from "../workloads/_cluster.ts";
-import { note, serves } from "../../examples/_cluster_features.ts";
-
-const servesOam = serves(
-  ["networking.k8s.io", "v1", "ingresses"],
-  ["autoscaling", "v2", "horizontalpodautoscalers"],
-);
-if (!servesOam) note("the OAM drift test", "serves Ingress and HorizontalPodAutoscaler");
 
 const OAM = "core.oam.kubefold.dev/v1alpha1";
 const def = (kind: string, name: string, spec: unknown): KubeObject => ({
@@ -35,7 +28,6 @@ type Deployment = KubeObject & {
 Deno.test({
   name:
     "a detached MonitoringTrait's annotations and a Component's dropped command and ports leave the Deployment, and reconciling it again writes nothing",
-  ignore: !servesOam,
   fn: () =>
     withCluster(async (t) => {
       const writes = () =>

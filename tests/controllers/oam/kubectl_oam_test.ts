@@ -3,13 +3,6 @@ import type { KubeObject } from "../../../mod.ts";
 import { scaledClock, startCluster } from "../../../lib/apiserver/mod.ts";
 import { applicationController, oamCrds } from "../../../controllers/oam/mod.ts";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
-import { note, serves } from "../../examples/_cluster_features.ts";
-
-const servesOam = serves(
-  ["networking.k8s.io", "v1", "ingresses"],
-  ["autoscaling", "v2", "horizontalpodautoscalers"],
-);
-if (!servesOam) note("the OAM kubectl test", "serves Ingress and HorizontalPodAutoscaler");
 
 const OAM = "core.oam.kubefold.dev/v1alpha1";
 const yaml = (...objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join("\n");
@@ -23,7 +16,7 @@ const obj = (kind: string, name: string, spec: unknown) => ({
 Deno.test({
   name:
     "kubectl applies the three roles' YAML; get oam, application, ingress and hpa show the composition",
-  ignore: !kubectlAvailable() || !servesOam,
+  ignore: !kubectlAvailable(),
   async fn() {
     const cluster = await startCluster({
       clock: scaledClock({ speed: 600 }),

@@ -3,20 +3,12 @@ import { E } from "../../../lib/deps.ts";
 import { YAML } from "../../../lib/yaml_deps.ts";
 import { generateManifests } from "../../../lib/operator/mod.ts";
 import { oamOperator } from "../../../controllers/oam/operator.ts";
-import { note, serves } from "../../examples/_cluster_features.ts";
-
-const servesOam = serves(
-  ["networking.k8s.io", "v1", "ingresses"],
-  ["autoscaling", "v2", "horizontalpodautoscalers"],
-);
-if (!servesOam) note("the OAM manifests test", "serves Ingress and HorizontalPodAutoscaler");
 
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
 const parse = (text: string) => YAML.parse(text.split("\n").slice(1).join("\n"));
 
 Deno.test({
   name: "OAM manifests: five CRDs and RBAC that only reads Components and traits",
-  ignore: !servesOam,
 }, () => {
   const files = generateManifests(oamOperator);
   if (E.isLeft(files)) throw new Error(files.left);
