@@ -2,7 +2,7 @@
  * Finds references to paths outside the repository in its code, tests, examples and
  * fixtures: relative paths that climb above the repository root, and absolute paths of one
  * machine. For example (outside-path-ok: deliberate examples):
- * `../../../shared/x` in `tests/a/b.ts`, `/work/x`, `/home/u/x`, `file:///x`.
+ * `../../../outside/x` in `tests/a/b.ts`, `/work/x`, `/home/u/x`, `file:///x`.
  * Such a reference works on the machine that wrote it and fails on a user's fresh clone.
  *
  *   deno run --allow-read tests/tools/outside_paths.ts   # exit 1 and a list when any is found
@@ -71,8 +71,8 @@ function normalize(parts: readonly string[]): string[] {
  * ```ts
  * import { findOutsidePaths } from "./outside_paths.ts";
  * // outside-path-ok (a deliberate example)
- * findOutsidePaths("tests/a/b_test.ts", 'new URL("../../../shared/x", import.meta.url)')[0].reason;
- * // "resolves to ../shared/x, outside the repository"
+ * findOutsidePaths("tests/a/b_test.ts", 'new URL("../../../outside/x", import.meta.url)')[0].reason;
+ * // "resolves to ../outside/x, outside the repository"
  * ```
  */
 export function findOutsidePaths(file: string, text: string): OutsidePath[] {

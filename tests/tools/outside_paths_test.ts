@@ -6,16 +6,16 @@ const root = new URL("../../", import.meta.url);
 Deno.test("findOutsidePaths() reports relative paths that climb above the repository root", () => {
   // The line the real-CRD tests had before their fixtures moved into the repository.
   // outside-path-ok (test data)
-  const old = 'const dir = new URL("../../../../shared/fixtures/real-crds/", import.meta.url);';
+  const old = 'const dir = new URL("../../../../outside/fixtures/real-crds/", import.meta.url);';
   assert.deepEqual(findOutsidePaths("tests/apiserver/cel/x_test.ts", `// a\n${old}`), [{
     file: "tests/apiserver/cel/x_test.ts",
     line: 2,
-    path: "../../../../shared/fixtures/real-crds/", // outside-path-ok (test data)
-    reason: "resolves to ../shared/fixtures/real-crds, outside the repository",
+    path: "../../../../outside/fixtures/real-crds/", // outside-path-ok (test data)
+    reason: "resolves to ../outside/fixtures/real-crds, outside the repository",
   }]);
   assert.equal(findOutsidePaths("examples/a.ts", "import '../../x.ts';").length, 1);
   assert.equal(findOutsidePaths("mod.ts", 'new URL("..", import.meta.url)').length, 1);
-  assert.equal(findOutsidePaths("deno.json", '"test": "deno test ../shared/"').length, 1);
+  assert.equal(findOutsidePaths("deno.json", '"test": "deno test ../outside/"').length, 1);
 });
 
 Deno.test("findOutsidePaths() reports absolute paths of one machine and file URLs", () => {
