@@ -5,21 +5,7 @@
  * @module
  */
 
-const SUFFIX: Readonly<Record<string, number>> = {
-  "": 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
+import { quantityValue } from "../storage/quantity.ts";
 
 /**
  * The bytes a storage quantity stands for (rounded up), or undefined when it is not one.
@@ -33,10 +19,8 @@ const SUFFIX: Readonly<Record<string, number>> = {
  * ```
  */
 export function storageBytes(quantity: string | undefined): number | undefined {
-  const m = /^\s*(\d+(?:\.\d*)?|\.\d+)([kMGTPE]i?|Ki)?\s*$/.exec(quantity ?? "");
-  if (!m) return undefined;
-  const factor = SUFFIX[m[2] ?? ""];
-  return factor === undefined ? undefined : Math.ceil(Number(m[1]) * factor);
+  const value = quantityValue(quantity ?? "");
+  return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
 }
 
 /**
@@ -50,8 +34,10 @@ export function storageBytes(quantity: string | undefined): number | undefined {
  * ```
  */
 export function formatBytes(bytes: number): string {
-  for (const unit of ["Ei", "Pi", "Ti", "Gi", "Mi", "Ki"]) {
-    const f = SUFFIX[unit];
+  const units = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+  for (let i = units.length - 1; i >= 0; i--) {
+    const unit = units[i];
+    const f = 2 ** (10 * (i + 1));
     if (bytes >= f && bytes % f === 0) return `${bytes / f}${unit}`;
   }
   return String(bytes);
