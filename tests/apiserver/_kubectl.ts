@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 /**
  * Test helper: runs the real `kubectl` binary against an embedded API server, with a private
  * kubeconfig and discovery cache per session so runs never share cached discovery.
@@ -37,6 +38,12 @@ export interface Kubectl {
   readonly spawn: (args: readonly string[]) => KubectlProcess;
   /** Removes the temp directory. */
   readonly dispose: () => Promise<void>;
+}
+
+/** Asserts that a kubectl run exited 0 (naming `what` and its output) and returns its stdout. */
+export function ok(r: KubectlResult, what: string): string {
+  assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout}`);
+  return r.stdout;
 }
 
 /** Whether a `kubectl` binary is on the PATH. */

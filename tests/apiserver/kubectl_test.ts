@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { YAML } from "../../lib/yaml_deps.ts";
 import { startApiServer } from "../../lib/apiserver/mod.ts";
 import type { KubeObject } from "../../mod.ts";
-import { createKubectl, type Kubectl, kubectlAvailable, type KubectlResult } from "./_kubectl.ts";
+import { createKubectl, type Kubectl, kubectlAvailable, ok } from "./_kubectl.ts";
 import { loadRealCrdFixtures, namespaceOf, realCrdsDir } from "./_real_crds.ts";
 
 const ns = "kf-demo";
@@ -75,11 +75,6 @@ spec:
   nodeName: node-a
   containers: [{name: c, image: nginx}]
 `;
-
-function ok(r: KubectlResult, what: string): string {
-  assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
 
 /** Splits kubectl table output into rows of whitespace-separated cells (header first). */
 function table(out: string): string[][] {

@@ -9,12 +9,7 @@
 import assert from "node:assert/strict";
 import { startApiServer } from "../../../lib/apiserver/server.ts";
 import type { KubeObject } from "../../../lib/core/object.ts";
-import { createKubectl, kubectlAvailable, type KubectlResult } from "../_kubectl.ts";
-
-const ok = (r: KubectlResult, what: string) => {
-  assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-};
+import { createKubectl, kubectlAvailable, ok } from "../_kubectl.ts";
 
 const deployment = (image: string, withEnv: boolean, replicas = 2) => `
 apiVersion: apps/v1

@@ -6,45 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { startApiServer } from "../../../lib/apiserver/server.ts";
-import { createKubectl, kubectlAvailable, type KubectlResult } from "../_kubectl.ts";
-
-const ok = (r: KubectlResult, what: string) => {
-  assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-};
-
-const app = `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.27
-        env: [{name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]
-        volumeMounts: [{name: scratch, mountPath: /tmp}]
-      volumes: [{name: scratch}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: default}
-spec:
-  clusterIP: None
-  selector: {app: web}
-  ports: [{port: 80}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: api, namespace: default}
-spec:
-  clusterIP: 10.96.100.100
-  selector: {app: web}
-  ports: [{port: 80}]
-`;
+import { createKubectl, kubectlAvailable, ok } from "../_kubectl.ts";
+import { app } from "./_web_app.ts";
 
 const crd = `
 apiVersion: apiextensions.k8s.io/v1
