@@ -28,10 +28,7 @@ const resourceList = t.optional(t.object({
   memory: t.optional(t.string({ pattern: QUANTITY })),
 }));
 const whole = <S extends Schema<unknown>>(spec: S, description: string) =>
-  t.object({
-    apiVersion: t.optional(t.string()),
-    kind: t.optional(t.string()),
-    metadata: t.optional(t.object({})),
+  t.resource({
     spec,
   }, { description });
 
@@ -162,10 +159,7 @@ export const monitoringTraitSchema = whole(
   "An operator's scrape settings.",
 );
 /** The Application schema (with status). */
-export const applicationSchema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const applicationSchema = t.resource({
   spec: applicationSpecSchema,
   status: t.optional(applicationStatusSchema),
 }, { description: "Components joined with their traits." });

@@ -69,10 +69,7 @@ export const podSetStatusSchema = t.object({
 });
 
 /** Schema of a whole PodSet object (the CRD's `openAPIV3Schema`). */
-export const podSetSchema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const podSetSchema = t.resource({
   spec: podSetSpecSchema,
   status: t.optional(podSetStatusSchema),
 });

@@ -30,10 +30,7 @@ export const podSetV1SpecSchema = t.object({
 });
 
 /** Schema of a whole PodSet v1 object. */
-export const podSetV1Schema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const podSetV1Schema = t.resource({
   spec: podSetV1SpecSchema,
   status: t.optional(podSetStatusSchema),
 });

@@ -122,10 +122,7 @@ export const sampleDbStatusSchema = t.object({
 });
 
 /** Schema of a whole SampleDB (the CRD's `openAPIV3Schema`). */
-export const sampleDbSchema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const sampleDbSchema = t.resource({
   spec: sampleDbSpecSchema,
   status: t.optional(sampleDbStatusSchema),
 });

@@ -65,10 +65,7 @@ export const volumeSnapshotStatusSchema = t.object({
 });
 
 /** Schema of a whole VolumeSnapshot. */
-export const volumeSnapshotSchema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const volumeSnapshotSchema = t.resource({
   spec: volumeSnapshotSpecSchema,
   status: t.optional(volumeSnapshotStatusSchema),
 }, { description: "A request for a point-in-time snapshot of a PersistentVolumeClaim." });
@@ -102,19 +99,13 @@ export const snapshotContentStatusSchema = t.object({
 });
 
 /** Schema of a whole VolumeSnapshotContent (cluster-scoped). */
-export const snapshotContentSchema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const snapshotContentSchema = t.resource({
   spec: snapshotContentSpecSchema,
   status: t.optional(snapshotContentStatusSchema),
 }, { description: "The snapshot on the storage system, bound to one VolumeSnapshot." });
 
 /** Schema of a whole VolumeSnapshotClass (cluster-scoped; no spec, fields at the top). */
-export const snapshotClassSchema = t.object({
-  apiVersion: t.optional(t.string()),
-  kind: t.optional(t.string()),
-  metadata: t.optional(t.object({})),
+export const snapshotClassSchema = t.resource({
   driver: t.string(),
   deletionPolicy,
   parameters: t.optional(t.record(t.string())),

@@ -137,6 +137,14 @@ export interface ArrayOptions extends CommonOptions {
   readonly listMapKeys?: readonly string[];
 }
 
+// The fields every custom resource's root schema has beside its own (see `t.resource`).
+const optionalOf = <T>(schema: Schema<T>): OptionalSchema<T> => ({ ...schema, optional: true });
+const resourceMeta = {
+  apiVersion: optionalOf(make<string>({ type: "string" })),
+  kind: optionalOf(make<string>({ type: "string" })),
+  metadata: optionalOf(make<ObjectOf<Record<never, never>>>({ type: "object" })),
+};
+
 /**
  * The builders. Each returns a {@link Schema}; compose them, then take `.json` for the CRD
  * and `Infer<typeof schema>` for the type.
@@ -220,9 +228,18 @@ export const t = {
       options,
     );
   },
+  /**
+   * A whole custom resource (a CRD's `openAPIV3Schema`): optional `apiVersion`, `kind` and
+   * `metadata` (a bare object, as CRDs have it) beside the given fields, e.g.
+   * `t.resource({ spec, status: t.optional(status) })`.
+   */
+  resource: <P extends Shape>(
+    fields: P,
+    options?: CommonOptions,
+  ): Schema<ObjectOf<typeof resourceMeta & P>> => t.object({ ...resourceMeta, ...fields }, options),
   /** An object whose contents the server keeps unvalidated (`x-kubernetes-preserve-unknown-fields`). */
   preserveUnknown: <T = Record<string, unknown>>(options?: CommonOptions): Schema<T> =>
     make({ type: "object", "x-kubernetes-preserve-unknown-fields": true }, options),
   /** Marks a field of {@link t.object} optional. */
-  optional: <T>(schema: Schema<T>): OptionalSchema<T> => ({ ...schema, optional: true }),
+  optional: optionalOf,
 } as const;

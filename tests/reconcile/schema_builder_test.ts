@@ -66,3 +66,28 @@ Deno.test("t builders merge `extensions` last and leave an empty object bare", (
   assert.equal(t.optional(t.string()).optional, true);
   assert.equal(t.string().optional, false);
 });
+
+Deno.test("t.resource() is a root object with optional apiVersion, kind and a bare metadata object beside its fields", () => {
+  const spec = t.object({ size: t.integer() });
+  const root = t.resource({ spec, status: t.optional(t.object({ ready: t.boolean() })) }, {
+    description: "A thing.",
+  });
+  assert.deepEqual(
+    root.json,
+    t.object({
+      apiVersion: t.optional(t.string()),
+      kind: t.optional(t.string()),
+      metadata: t.optional(t.object({})),
+      spec,
+      status: t.optional(t.object({ ready: t.boolean() })),
+    }, { description: "A thing." }).json,
+  );
+  assert.deepEqual(Object.keys(root.json.properties ?? {}), [
+    "apiVersion",
+    "kind",
+    "metadata",
+    "spec",
+    "status",
+  ]);
+  assert.deepEqual(root.json.required, ["spec"]);
+});
