@@ -21,8 +21,7 @@ import { loadCel, mayHaveCelRules } from "./cel/load_cel.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
-import { type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
-import { openDataDirWhenFree } from "./persistence/open_data_dir_when_free.ts";
+import { openDataDir, type PersistenceLogger, restoreCrds } from "./persistence/mod.ts";
 import {
   generateCertificates,
   loadOrCreateCertificates,
@@ -188,12 +187,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       "Cannot run images as processes without tls: in-cluster clients speak HTTPS (set tls: true)",
     );
   }
-  const opened = options.dataDir === undefined
-    ? undefined
-    : await openDataDirWhenFree(options.dataDir, {
-      logger: options.logger,
-      compactAfterBytes: options.compactAfterBytes,
-    });
+  const opened = options.dataDir === undefined ? undefined : openDataDir(options.dataDir, {
+    logger: options.logger,
+    compactAfterBytes: options.compactAfterBytes,
+  });
   if (opened?._tag === "Left") throw new Error(opened.left.message);
   const data = opened?.right;
   const hostname = options.hostname ?? "127.0.0.1";

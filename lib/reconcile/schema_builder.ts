@@ -139,7 +139,11 @@ export interface ArrayOptions extends CommonOptions {
 
 // The fields every custom resource's root schema has beside its own (see `t.resource`).
 const optionalOf = <T>(schema: Schema<T>): OptionalSchema<T> => ({ ...schema, optional: true });
-const resourceMeta = {
+const resourceMeta: {
+  readonly apiVersion: OptionalSchema<string>;
+  readonly kind: OptionalSchema<string>;
+  readonly metadata: OptionalSchema<ObjectOf<Record<never, never>>>;
+} = {
   apiVersion: optionalOf(make<string>({ type: "string" })),
   kind: optionalOf(make<string>({ type: "string" })),
   metadata: optionalOf(make<ObjectOf<Record<never, never>>>({ type: "object" })),

@@ -118,6 +118,20 @@ export function lockDataDir(dir: string): Either<DataDirError, Deno.FsFile> {
 }
 
 /**
+ * Releases a lock {@link lockDataDir} took: unlocks, then closes. Closing alone is not enough: a
+ * child process forked meanwhile by another thread shares the lock's open file description until
+ * it execs, and the lock lives as long as that description does; an explicit unlock ends it for
+ * every copy at once.
+ */
+export function releaseDataDirLock(lock: Deno.FsFile): void {
+  try {
+    lock.unlockSync();
+  } finally {
+    lock.close();
+  }
+}
+
+/**
  * Opens (creating if needed) a data directory and restores its state.
  *
  * @example
@@ -140,10 +154,10 @@ export function openDataDir(
     if (E.isLeft(locked)) return locked;
     lock = locked.right;
     const opened = restore(dir, lock, options);
-    if (E.isLeft(opened)) lock.close();
+    if (E.isLeft(opened)) releaseDataDirLock(lock);
     return opened;
   } catch (cause) {
-    lock?.close();
+    if (lock) releaseDataDirLock(lock);
     const message = `cannot open data dir ${dir}: ${
       cause instanceof Error ? cause.message : cause
     }`;
@@ -228,7 +242,7 @@ function restore(
     compact: writer.compact,
     close: () => {
       writer.close();
-      lock.close();
+      releaseDataDirLock(lock);
     },
   });
 }

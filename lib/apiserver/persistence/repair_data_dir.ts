@@ -12,6 +12,7 @@ import {
   dataDirPaths,
   INITIALIZED,
   lockDataDir,
+  releaseDataDirLock,
   repairCommand,
 } from "./open_data_dir.ts";
 import { decodeSnapshot } from "./snapshot_codec.ts";
@@ -146,6 +147,6 @@ export function repairDataDir(
     }`;
     return E.left({ type: "io", message, cause });
   } finally {
-    lock?.close();
+    if (lock) releaseDataDirLock(lock);
   }
 }
