@@ -15,58 +15,72 @@ interface Index<T> {
 }
 
 /**
+ * What one index filed an object under: the value itself when there is exactly one (the common
+ * case: a namespace, a label, an owner), else the indexer's array.
+ */
+type Filed = string | readonly string[];
+
+/** One stored object and, per index (in index order), what it is filed under. */
+type Entry<T> = [T, ...Filed[]];
+
+/**
  * A `Map<ObjectKey, T>` plus one inverted index per indexer.
  *
- * Index maintenance is O(changed index values): on every write the indexer runs on the old and
- * the new object, and only values that differ touch the inverted index (no per-object copy of
- * the values is kept).
+ * Each entry keeps what its object is filed under, so an update runs the indexers on the new
+ * object only and compares with the remembered values: reading the replaced object again (a
+ * cold one, long parsed) cost more than keeping one small array per object. Only values that
+ * differ touch the inverted index. An update changes its entry in place.
  */
 export class IndexedMap<T> {
-  readonly #objects = new Map<ObjectKey, T>();
-  readonly #indexes = new Map<string, Index<T>>();
+  readonly #entries = new Map<ObjectKey, Entry<T>>();
+  #indexes: Index<T>[] = [];
+  readonly #names = new Map<string, Index<T>>();
   #list: readonly T[] | undefined;
 
   constructor(indexers: Readonly<Record<string, Indexer<T>>>) {
-    for (const [name, indexer] of Object.entries(indexers)) {
-      this.#indexes.set(name, { indexer, keysByValue: new Map() });
-    }
+    for (const [name, indexer] of Object.entries(indexers)) this.addIndex(name, indexer);
   }
 
   get size(): number {
-    return this.#objects.size;
+    return this.#entries.size;
   }
 
   get(key: ObjectKey): T | undefined {
-    return this.#objects.get(key);
+    return this.#entries.get(key)?.[0];
   }
 
   has(key: ObjectKey): boolean {
-    return this.#objects.has(key);
+    return this.#entries.has(key);
   }
 
-  entries(): IterableIterator<[ObjectKey, T]> {
-    return this.#objects.entries();
-  }
-
-  keys(): ObjectKey[] {
-    return [...this.#objects.keys()];
+  keys(): IterableIterator<ObjectKey> {
+    return this.#entries.keys();
   }
 
   /** All objects; the array is cached until the next write. */
   list(): readonly T[] {
-    return this.#list ??= Object.freeze([...this.#objects.values()]);
+    if (this.#list !== undefined) return this.#list;
+    const out: T[] = new Array(this.#entries.size);
+    let i = 0;
+    for (const entry of this.#entries.values()) out[i++] = entry[0];
+    return this.#list = Object.freeze(out);
   }
 
   /** Adds an index (kept as is when the name exists) and files every stored object under it. */
   addIndex(name: string, indexer: Indexer<T>): void {
-    if (this.#indexes.has(name)) return;
+    if (this.#names.has(name)) return;
     const index: Index<T> = { indexer, keysByValue: new Map() };
-    for (const [key, obj] of this.#objects) for (const v of indexer(obj)) file(index, v, key);
-    this.#indexes.set(name, index);
+    for (const [key, entry] of this.#entries) {
+      const now = filed(indexer(entry[0]));
+      entry.push(now);
+      fileAll(index, now, key);
+    }
+    this.#names.set(name, index);
+    this.#indexes = [...this.#indexes, index];
   }
 
   indexNames(): string[] {
-    return [...this.#indexes.keys()];
+    return [...this.#names.keys()];
   }
 
   /** Keys filed under `value` in index `name`; throws for an unknown index (programmer error). */
@@ -80,42 +94,80 @@ export class IndexedMap<T> {
 
   /** Stores `obj` under `key`, replacing `old` (which must be what the map holds). */
   set(key: ObjectKey, obj: T, old: T | undefined): void {
-    this.#objects.set(key, obj);
+    this.#put(key, obj, old === undefined ? undefined : this.#entries.get(key));
+  }
+
+  /** Stores `obj` under `key` and returns the object it replaced (one lookup). */
+  replace(key: ObjectKey, obj: T): T | undefined {
+    const entry = this.#entries.get(key);
+    const old = entry?.[0];
+    this.#put(key, obj, entry);
+    return old;
+  }
+
+  #put(key: ObjectKey, obj: T, entry: Entry<T> | undefined): void {
     this.#list = undefined;
-    for (const index of this.#indexes.values()) {
-      const now = index.indexer(obj);
-      const before = old === undefined ? undefined : index.indexer(old);
-      if (before !== undefined) {
-        if (sameValues(before, now)) continue;
-        for (const v of before) if (!now.includes(v)) unfile(index, v, key);
+    const indexes = this.#indexes;
+    if (entry === undefined) {
+      const created: Entry<T> = [obj];
+      for (let i = 0; i < indexes.length; i++) {
+        const now = filed(indexes[i].indexer(obj));
+        created.push(now);
+        fileAll(indexes[i], now, key);
       }
-      for (const v of now) if (before === undefined || !before.includes(v)) file(index, v, key);
+      this.#entries.set(key, created);
+      return;
+    }
+    entry[0] = obj;
+    for (let i = 0; i < indexes.length; i++) {
+      const before = entry[i + 1] as Filed;
+      const now = filed(indexes[i].indexer(obj));
+      if (before === now || (typeof before !== "string" && sameValues(before, now))) continue;
+      entry[i + 1] = now;
+      const was = typeof before === "string" ? [before] : before;
+      const is = typeof now === "string" ? [now] : now;
+      for (const v of was) if (!is.includes(v)) unfile(indexes[i], v, key);
+      for (const v of is) if (!was.includes(v)) file(indexes[i], v, key);
     }
   }
 
   /** Removes `key`, which holds `old`. */
-  delete(key: ObjectKey, old: T): void {
-    this.#objects.delete(key);
+  delete(key: ObjectKey, _old: T): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
     this.#list = undefined;
-    for (const index of this.#indexes.values()) {
-      for (const v of index.indexer(old)) unfile(index, v, key);
+    const indexes = this.#indexes;
+    for (let i = 0; i < indexes.length; i++) {
+      const before = entry[i + 1] as Filed;
+      if (typeof before === "string") unfile(indexes[i], before, key);
+      else for (const v of before) unfile(indexes[i], v, key);
     }
   }
 
   #index(name: string): Index<T> {
-    const index = this.#indexes.get(name);
+    const index = this.#names.get(name);
     if (index === undefined) {
-      const known = [...this.#indexes.keys()].join(", ") || "none";
+      const known = [...this.#names.keys()].join(", ") || "none";
       throw new Error(`Cannot look up index "${name}": no such indexer (known: ${known})`);
     }
     return index;
   }
 }
 
-function sameValues(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
+function filed(values: readonly string[]): Filed {
+  return values.length === 1 ? values[0] : values;
+}
+
+function sameValues(a: readonly string[], b: Filed): boolean {
+  if (typeof b === "string" || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+function fileAll<T>(index: Index<T>, values: Filed, key: ObjectKey): void {
+  if (typeof values === "string") file(index, values, key);
+  else for (const v of values) file(index, v, key);
 }
 
 function file<T>(index: Index<T>, value: string, key: ObjectKey): void {

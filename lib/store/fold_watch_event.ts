@@ -16,9 +16,12 @@ export interface FoldCache<T> {
   get(key: ObjectKey): T | undefined;
   /** Stores `obj` under `key`; `old` is what the cache held there (or undefined). */
   set(key: ObjectKey, obj: T, old: T | undefined): void;
+  /** Like `get` then `set` in one lookup: stores `obj` and returns what was there. */
+  replace?(key: ObjectKey, obj: T): T | undefined;
   /** Removes `key`, which held `old`. */
   delete(key: ObjectKey, old: T): void;
-  entries(): Iterable<[ObjectKey, T]>;
+  /** The keys held (a relist reads the objects of the ones missing from the list). */
+  keys(): Iterable<ObjectKey>;
 }
 
 /** Everything the fold reads and writes; owned by exactly one writer. */
@@ -73,7 +76,7 @@ export interface FoldOptions<K, T> {
  *     get: (k) => map.get(k),
  *     set: (k, o) => void map.set(k, o),
  *     delete: (k) => void map.delete(k),
- *     entries: () => map.entries(),
+ *     keys: () => map.keys(),
  *   },
  *   relist: undefined,
  *   resourceVersion: undefined,
@@ -119,8 +122,10 @@ export function foldWatchEvent<K extends HasMetadata, T extends HasMetadata>(
         state.relist.set(key, obj);
         return;
       }
-      const old = state.cache.get(key);
-      state.cache.set(key, obj, old);
+      const cache = state.cache;
+      let old: T | undefined;
+      if (cache.replace !== undefined) old = cache.replace(key, obj);
+      else cache.set(key, obj, old = cache.get(key));
       options.emit(
         old === undefined ? { type: "Added", object: obj } : {
           type: "Updated",
@@ -156,12 +161,11 @@ function swapIn<T extends HasMetadata>(
   emit: (delta: Delta<T>) => void,
 ): void {
   const deltas: Delta<T>[] = [];
-  const gone: [ObjectKey, T][] = [];
+  const gone: ObjectKey[] = [];
   const empty = state.cache.size === 0;
-  if (!empty) {
-    for (const entry of state.cache.entries()) if (!relist.has(entry[0])) gone.push(entry);
-  }
-  for (const [key, old] of gone) {
+  if (!empty) { for (const key of state.cache.keys()) if (!relist.has(key)) gone.push(key); }
+  for (const key of gone) {
+    const old = state.cache.get(key) as T;
     state.cache.delete(key, old);
     deltas.push({ type: "Deleted", object: old, finalStateUnknown: true });
   }

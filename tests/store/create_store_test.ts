@@ -113,19 +113,23 @@ Deno.test("list() returns the same array until the next write", () => {
   assert.deepEqual(reader.keys(), ["a", "b"]);
 });
 
-Deno.test("index updates touch only changed values: an update keeping labels keeps the entry", () => {
+Deno.test("index updates run the indexers on the new object only and keep unchanged entries", () => {
   let calls = 0;
-  const counting: Indexer<DeepReadonly<KubeObject>> = (o) => (calls++, byNamespace(o));
-  const { reader, writer } = createStore<KubeObject>({ indexers: { ns: counting } });
-  const v = (rv: string, ns: string) => ({
-    metadata: { namespace: ns, name: "a", resourceVersion: rv },
+  const counting: Indexer<DeepReadonly<KubeObject>> = (o) => (calls++, byLabel("tier")(o));
+  const { reader, writer } = createStore<KubeObject>({ indexers: { tier: counting } });
+  const v = (rv: string, tier: string) => ({
+    metadata: { namespace: "ns", name: "a", resourceVersion: rv, labels: { tier } },
   });
   writer.apply({ type: "Apply", object: v("1", "x") });
   writer.apply({ type: "Apply", object: v("2", "x") });
-  assert.equal(calls, 3); // new; then old + new
-  assert.deepEqual(reader.keysByIndex("ns", "x"), ["x/a"]);
-  writer.apply({ type: "Delete", object: v("3", "x") });
-  assert.deepEqual(reader.indexValues("ns"), []);
+  assert.equal(calls, 2); // once per write: what the old object was filed under is remembered
+  assert.deepEqual(reader.keysByIndex("tier", "x"), ["ns/a"]);
+  writer.apply({ type: "Apply", object: v("3", "y") });
+  assert.deepEqual(reader.indexValues("tier"), ["y"]);
+  assert.deepEqual(reader.keysByIndex("tier", "y"), ["ns/a"]);
+  writer.apply({ type: "Delete", object: v("4", "y") });
+  assert.equal(calls, 3); // a delete unfiles what was filed, without the indexer
+  assert.deepEqual(reader.indexValues("tier"), []);
 });
 
 Deno.test("addIndexers() files the objects already stored under a new index", async () => {
