@@ -8,11 +8,21 @@
 import type { ObjectKey } from "../core/key.ts";
 import type { Indexer } from "./indexer.ts";
 
+/**
+ * The keys filed under one index value: an array while keys are only added (filing a listed
+ * object is an append, not a hash insertion), a set from the first removal of a key from a
+ * large one on.
+ */
+type Keys = ObjectKey[] | Set<ObjectKey>;
+
 interface Index<T> {
   readonly indexer: Indexer<T>;
-  /** index value -> keys of the objects filed under it. Empty sets are removed. */
-  readonly keysByValue: Map<string, Set<ObjectKey>>;
+  /** index value -> keys of the objects filed under it, each once. Empty ones are removed. */
+  readonly keysByValue: Map<string, Keys>;
 }
+
+/** Arrays up to this length lose a key by search and swap; longer ones become sets. */
+const SMALL = 16;
 
 /**
  * What one index filed an object under: the value itself when there is exactly one (the common
@@ -84,7 +94,7 @@ export class IndexedMap<T> {
   }
 
   /** Keys filed under `value` in index `name`; throws for an unknown index (programmer error). */
-  indexKeys(name: string, value: string): ReadonlySet<ObjectKey> | undefined {
+  indexKeys(name: string, value: string): Iterable<ObjectKey> | undefined {
     return this.#index(name).keysByValue.get(value);
   }
 
@@ -156,7 +166,12 @@ export class IndexedMap<T> {
 }
 
 function filed(values: readonly string[]): Filed {
-  return values.length === 1 ? values[0] : values;
+  if (values.length === 1) return values[0];
+  // Each value once, so that a key is filed once under it.
+  for (let i = 1; i < values.length; i++) {
+    if (values.lastIndexOf(values[i], i - 1) >= 0) return [...new Set(values)];
+  }
+  return values;
 }
 
 function sameValues(a: readonly string[], b: Filed): boolean {
@@ -170,15 +185,29 @@ function fileAll<T>(index: Index<T>, values: Filed, key: ObjectKey): void {
   else for (const v of values) file(index, v, key);
 }
 
+/** Files `key` under `value`; the caller guarantees it is not filed there yet. */
 function file<T>(index: Index<T>, value: string, key: ObjectKey): void {
   const keys = index.keysByValue.get(value);
-  if (keys === undefined) index.keysByValue.set(value, new Set<ObjectKey>().add(key));
+  if (keys === undefined) index.keysByValue.set(value, [key]);
+  else if (Array.isArray(keys)) keys.push(key);
   else keys.add(key);
 }
 
 function unfile<T>(index: Index<T>, value: string, key: ObjectKey): void {
   const keys = index.keysByValue.get(value);
   if (keys === undefined) return;
-  keys.delete(key);
-  if (keys.size === 0) index.keysByValue.delete(value);
+  if (!Array.isArray(keys)) {
+    keys.delete(key);
+    if (keys.size === 0) index.keysByValue.delete(value);
+  } else if (keys.length > SMALL) {
+    const set = new Set(keys);
+    set.delete(key);
+    index.keysByValue.set(value, set);
+  } else {
+    const at = keys.indexOf(key);
+    if (at < 0) return;
+    keys[at] = keys[keys.length - 1];
+    keys.pop();
+    if (keys.length === 0) index.keysByValue.delete(value);
+  }
 }

@@ -125,7 +125,7 @@ export function createStore<T extends HasMetadata, K extends HasMetadata = T>(
   const synced = new ReplaySubject<void>(1);
   const syncedObservable: Observable<void> = synced.asObservable();
 
-  const objectsOf = (keys: ReadonlySet<ObjectKey> | undefined): R[] => {
+  const objectsOf = (keys: Iterable<ObjectKey> | undefined): R[] => {
     const out: R[] = [];
     if (keys !== undefined) { for (const k of keys) out.push(map.get(k) as R); }
     return out;

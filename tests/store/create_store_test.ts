@@ -143,3 +143,32 @@ Deno.test("addIndexers() files the objects already stored under a new index", as
   writer.apply({ type: "Apply", object: { metadata: { name: "b", namespace: "x" } } });
   if (reader.byIndex("ns", "x").length !== 2) throw new Error("not maintained");
 });
+
+Deno.test("an index value with many keys keeps them exact through removals and moves", () => {
+  const { reader, writer } = createStore<KubeObject>({
+    indexers: { tier: byLabel("tier"), twice: (o) => [o.metadata?.name ?? "", "all", "all"] },
+  });
+  const pod = (i: number, tier: string, rv: number) => ({
+    metadata: { namespace: "ns", name: `p${i}`, resourceVersion: String(rv), labels: { tier } },
+  });
+  writer.apply({ type: "Init" });
+  for (let i = 0; i < 40; i++) writer.apply({ type: "InitApply", object: pod(i, "web", i + 1) });
+  writer.apply({ type: "InitDone", resourceVersion: "40" });
+  // A value the indexer returns twice files the key once.
+  assert.equal(reader.keysByIndex("twice", "all").length, 40);
+  for (let i = 0; i < 40; i += 3) writer.apply({ type: "Delete", object: pod(i, "web", 100 + i) });
+  for (let i = 1; i < 40; i += 3) writer.apply({ type: "Apply", object: pod(i, "db", 200 + i) });
+  const keysOf = (tier: string) =>
+    reader.list().filter((o) => o.metadata?.labels?.tier === tier).map((o) =>
+      objectKey(o as KubeObject)
+    ).sort();
+  assert.deepEqual([...reader.keysByIndex("tier", "web")].sort(), keysOf("web"));
+  assert.deepEqual([...reader.keysByIndex("tier", "db")].sort(), keysOf("db"));
+  assert.equal(keysOf("web").length + keysOf("db").length, reader.size);
+  assert.equal(reader.keysByIndex("twice", "all").length, reader.size);
+  for (let i = 0; i < 40; i++) {
+    writer.apply({ type: "Delete", object: pod(i, "x", 300 + i) });
+  }
+  assert.deepEqual(reader.indexValues("tier"), []);
+  assert.deepEqual(reader.indexValues("twice"), []);
+});
