@@ -119,10 +119,12 @@ export class IndexedMap<T> {
     this.#list = undefined;
     const indexes = this.#indexes;
     if (entry === undefined) {
-      const created: Entry<T> = [obj];
+      // Sized once: an array grown by push would reserve 16 spare slots per entry.
+      const created = new Array(indexes.length + 1) as Entry<T>;
+      created[0] = obj;
       for (let i = 0; i < indexes.length; i++) {
         const now = filed(indexes[i].indexer(obj));
-        created.push(now);
+        created[i + 1] = now;
         fileAll(indexes[i], now, key);
       }
       this.#entries.set(key, created);
