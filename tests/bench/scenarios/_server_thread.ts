@@ -35,11 +35,20 @@ tracker.listeners.push((e) => {
   onPod?.(e.type, e.object.metadata!.name!, !!e.object.metadata!.deletionTimestamp);
 });
 
+/** Names of the pods of PodSet `owner` that are not terminating (a key range, not a scan). */
+function activePods(owner: string): string[] {
+  const prefix = `default/${owner}-`;
+  const names: string[] = [];
+  for (const s of cluster.server.context.storage.scan(cluster.podsKey, "default", prefix)) {
+    if (!`default/${s.object.metadata!.name}`.startsWith(prefix)) break;
+    if (!s.object.metadata!.deletionTimestamp) names.push(s.object.metadata!.name!);
+  }
+  return names;
+}
+
 async function replace(owner: string, total: number): Promise<number> {
   const storage = cluster.server.context.storage;
-  const victim = storage.list(cluster.podsKey, "default").find((s) =>
-    s.object.metadata!.name!.startsWith(`${owner}-`) && !s.object.metadata!.deletionTimestamp
-  )!.object.metadata!.name!;
+  const victim = activePods(owner)[0];
   let deletedAt = 0;
   const replaced = new Promise<number>((resolve) => {
     onPod = (type, name, terminating) => {
@@ -65,9 +74,7 @@ async function replace(owner: string, total: number): Promise<number> {
   const listed = () => {
     const ps = storage.get(cluster.podSetsKey, `default/${owner}`)?.object;
     const names = (ps?.status as { podNames?: string[] } | undefined)?.podNames ?? [];
-    const pods = storage.list(cluster.podsKey, "default").filter((s) =>
-      s.object.metadata!.name!.startsWith(`${owner}-`) && !s.object.metadata!.deletionTimestamp
-    ).map((s) => s.object.metadata!.name!);
+    const pods = activePods(owner);
     return names.length === pods.length && pods.every((p) => names.includes(p));
   };
   await tracker.until(
