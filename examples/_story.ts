@@ -21,7 +21,7 @@ import {
   type KubeObject,
   type StoreReader,
 } from "../mod.ts";
-import { type Cluster, scaledClock, startCluster } from "../lib/apiserver/mod.ts";
+import { type Cluster, scaledClock, startCluster } from "../lib/cluster/mod.ts";
 import type { Client } from "../mod.ts";
 
 const args = Deno.args;

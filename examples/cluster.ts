@@ -16,7 +16,8 @@
  * @module
  */
 import { connect, E, type KubeObject } from "../mod.ts";
-import { repairDataDir, scaledClock, startCluster } from "../lib/apiserver/mod.ts";
+import { repairDataDir } from "../lib/apiserver/mod.ts";
+import { scaledClock, startCluster } from "../lib/cluster/mod.ts";
 import { cliFlagsHelp, parseCliArgs } from "../lib/apiserver/cli.ts";
 
 const usage = `usage: deno task cluster [--demo-only] [--port N] [--host ADDR] [--kubeconfig PATH]

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { startCluster } from "../lib/apiserver/mod.ts";
+import { startCluster } from "../lib/cluster/mod.ts";
 
 const args = Deno.args;
 const demoOnly = args.includes("--demo-only");

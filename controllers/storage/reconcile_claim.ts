@@ -45,6 +45,7 @@ import {
   STORAGE_PROVISIONER,
   type StorageClass,
 } from "./volume_types.ts";
+import { compareStrings } from "../../lib/core/compare_strings.ts";
 
 /** What the claim reconciler reads. */
 export interface ClaimWorld {
@@ -227,7 +228,7 @@ export function reconcileClaim(
     fits(claim, v, waitsForConsumer ? node : undefined)
   )
     .sort((a, b) =>
-      size(a) - size(b) || String(a.metadata?.name).localeCompare(String(b.metadata?.name))
+      size(a) - size(b) || compareStrings(String(a.metadata?.name), String(b.metadata?.name))
     );
   const best = candidates.find((v) => v.spec?.claimRef) ?? candidates[0];
   if (best) {

@@ -5,6 +5,7 @@
  */
 import { isPlainObject } from "../../lib/core/object.ts";
 import { hashSuffix } from "../../lib/reconcile/child_names.ts";
+import { compareStrings } from "../../lib/core/compare_strings.ts";
 
 /** The label (and selector key) that tells a Deployment's ReplicaSets apart. */
 export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
@@ -19,7 +20,7 @@ function canonical(value: unknown): string {
   if (isPlainObject(value)) {
     const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined && v !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => compareStrings(a, b));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";

@@ -13,6 +13,7 @@ import {
   DEFAULT_INGRESS_CLASS_ANNOTATION,
   DEFAULT_STORAGE_CLASS_ANNOTATION,
 } from "./group_resources.ts";
+import { compareStrings } from "../core/compare_strings.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
@@ -32,9 +33,10 @@ export function defaultClassOf(
       o.metadata?.annotations?.[annotation] === "true" && !o.metadata.deletionTimestamp
     )
     .sort((a, b) =>
-      String(b.metadata?.creationTimestamp ?? "").localeCompare(
+      compareStrings(
+        String(b.metadata?.creationTimestamp ?? ""),
         String(a.metadata?.creationTimestamp ?? ""),
-      ) || String(a.metadata?.name).localeCompare(String(b.metadata?.name))
+      ) || compareStrings(String(a.metadata?.name), String(b.metadata?.name))
     );
   return marked[0]?.metadata?.name;
 }

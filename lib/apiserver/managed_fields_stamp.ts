@@ -7,7 +7,7 @@
 import type { KubeObject } from "../core/object.ts";
 import { groupVersion, type ResourceInfo } from "./resource_info.ts";
 import type { ServerContext } from "./context.ts";
-import type { WriteOptions } from "./object_write.ts";
+import type { WriteOptions } from "./object_commit.ts";
 import { type ApplySchema, applySchemaFor, recordUpdate } from "./apply/mod.ts";
 
 const applySchemas = new WeakMap<ResourceInfo, ApplySchema>();

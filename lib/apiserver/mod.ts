@@ -1,11 +1,10 @@
 /**
- * The embedded Kubernetes-compatible API server, and the embedded cluster: the server plus
- * simulated nodes, scheduler and kubelets and the workload controllers built with kubefold
- * (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, Services' endpoints).
- * kubectl and other clients use it as they would a real cluster.
- *
- * This entry point loads the server and its CEL evaluator (CRD validation rules); the
- * framework (`mod.ts`) loads neither.
+ * The embedded Kubernetes-compatible API server (with simulated nodes, scheduler and kubelets
+ * when asked): kubectl and other clients use it as they would a real one. The embedded
+ * cluster — the server plus the workload controllers built with kubefold — is the `./cluster`
+ * entry point; this one does not load those controllers, so a program that only needs a server
+ * starts faster. The framework (`mod.ts`) loads neither; CEL (CRD validation rules) and YAML
+ * load on first use.
  *
  * @example
  * ```ts
@@ -42,24 +41,3 @@ export {
 
 // Recovery of a data directory the server refused to open.
 export { type DataDirError, type RepairAction, repairDataDir } from "./persistence/mod.ts";
-
-// The embedded cluster: the server with the workload controllers.
-export {
-  type Cluster,
-  type ClusterClock,
-  clusterControllers,
-  type ClusterControllersOptions,
-  type ClusterOptions,
-  scaledClock,
-  type ScaledClockOptions,
-  startCluster,
-  workloadControllers,
-  type WorkloadControllersOptions,
-} from "../../controllers/workloads/mod.ts";
-export {
-  type PersistentVolume,
-  type PersistentVolumeClaim,
-  standardStorageClass,
-  type StorageClass,
-  storageControllers,
-} from "../../controllers/storage/mod.ts";

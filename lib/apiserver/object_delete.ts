@@ -10,7 +10,7 @@ import { formatTime } from "../core/time.ts";
 import { fail } from "./http_util.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { present, type ServerContext, storeKey } from "./context.ts";
-import { conflict, getStored } from "./object_write.ts";
+import { conflict, getStored } from "./object_errors.ts";
 
 /** `DeleteOptions`, validated. */
 export interface DeleteOptions {

@@ -22,6 +22,7 @@ import {
   type Schema,
   schemaName,
 } from "./openapi/mod.ts";
+import { compareStrings } from "../core/compare_strings.ts";
 
 interface Built {
   readonly body: string;
@@ -94,7 +95,7 @@ export async function groupVersionDocuments(
     .map((r) => schemaName(r.info, false));
   const catalog = await loadDocCatalog([...COMMON, ...builtins]);
   const out = new Map<string, OpenApiDocument>();
-  for (const [path, resources] of [...served].sort(([a], [b]) => a < b ? -1 : 1)) {
+  for (const [path, resources] of [...served].sort(([a], [b]) => compareStrings(a, b))) {
     out.set(path, gvDocument(resources, catalog));
   }
   return out;

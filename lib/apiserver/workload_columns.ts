@@ -9,6 +9,7 @@ import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
 import { humanDuration } from "../core/time.ts";
 import type { TableColumn } from "./resource_info.ts";
+import { compareStrings } from "../core/compare_strings.ts";
 
 const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 const list = (v: unknown): Record<string, unknown>[] =>
@@ -58,7 +59,7 @@ function jobDuration(o: KubeObject, now: number): string {
 }
 
 const labelsText = (v: unknown) => {
-  const entries = Object.entries(rec(v)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(rec(v)).sort(([a], [b]) => compareStrings(a, b));
   return entries.length ? entries.map(([k, x]) => `${k}=${x}`).join(",") : "<none>";
 };
 

@@ -140,3 +140,13 @@ export function checkLabelValue(value: string): string[] {
   }
   return errs;
 }
+
+/**
+ * Errors of a name used as one path segment (apimachinery's `IsValidPathSegmentName`): not `.`
+ * or `..`, no `/` or `%`.
+ */
+export function checkPathSegmentName(value: string): string[] {
+  if (value === "." || value === "..") return [`may not be '${value}'`];
+  const bad = ["/", "%"].find((c) => value.includes(c));
+  return bad ? [`may not contain '${bad}'`] : [];
+}

@@ -74,7 +74,7 @@ async function connectTo(
     }
     case "embedded": {
       // Loaded only here: a manager in a pod never loads the embedded server.
-      const { startCluster } = await import("../apiserver/mod.ts");
+      const { startCluster } = await import("../cluster/mod.ts");
       const embedded = await startCluster({
         simulation: {
           nodes: cluster.nodes,

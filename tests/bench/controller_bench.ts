@@ -12,12 +12,15 @@
  * 6. 500 watchers that never read vs none (server RSS, write throughput), and the event-loop
  *    stall of 3 MB hostile bodies (nested YAML and JSON, flat YAML) vs a 3 MB JSON write;
  * 7. the peer: the PodSet controller on `@kubernetes/client-node` vs kubefold's defaults, each
- *    in its own process, at 200 and 1,000 PodSets (`--rounds=N` repeats, median reported);
+ *    in its own process, at 200 and 1,000 PodSets (`--rounds=N` repeats, median reported;
+ *    reaction latency over the samples of all rounds; `--deletes=N` samples per run, default
+ *    100, 30 with `--quick`);
  * 8. the concurrency sweep behind the default concurrency (1 to 32 keys at once).
  *
  *   deno task bench:e2e                 # full sizes (1,000 PodSets x 3, 100,000 pods)
  *   deno task bench:e2e --quick         # small sizes, for a smoke run
  *   deno task bench:e2e --only=1,3      # some scenarios
+ *   deno task bench:e2e --only=7 --quick --deletes=150  # the peer at 200 PodSets, 150 deletes
  *
  * Exits 1 when a row FAILs. Under `deno bench` this file registers nothing.
  *
@@ -108,7 +111,9 @@ async function main(): Promise<number> {
     peerScenario({
       sizes: quick ? [200] : [200, 1000],
       replicas: sizes.replicas,
-      deletes: quick ? 10 : 30,
+      deletes: Number(
+        Deno.args.find((a) => a.startsWith("--deletes="))?.slice(10) ?? (quick ? 30 : 100),
+      ),
       rounds,
       peerWorkers: PEER_WORKERS,
     }));

@@ -74,7 +74,15 @@ Deno.test("kubefold init writes a project: pinned imports, tasks, Dockerfile for
     const p = `${dir}/hello-op`;
     const denoJson = JSON.parse(await Deno.readTextFile(`${p}/deno.json`));
     assert.equal(denoJson.imports.kubefold, `${repoUrl}mod.ts`);
-    assert.equal(denoJson.imports["kubefold/operator"], `${repoUrl}lib/operator/mod.ts`);
+    // Every entry point a program imports (all but the CLI's) is in the project's import map.
+    const exports: Record<string, string> = JSON.parse(
+      await Deno.readTextFile(new URL("../../deno.json", import.meta.url)),
+    ).exports;
+    for (const [entry, path] of Object.entries(exports)) {
+      if (entry === "./cli") continue;
+      const specifier = entry === "." ? "kubefold" : `kubefold/${entry.slice(2)}`;
+      assert.equal(denoJson.imports[specifier], `${repoUrl}${path.slice(2)}`, specifier);
+    }
     assert.deepEqual(Object.keys(denoJson.tasks).sort(), [
       "build",
       "kubefold",

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { serveRepository } from "../_serve_repository.ts";
-import { startCluster } from "../../lib/apiserver/mod.ts";
+import { startCluster } from "../../lib/cluster/mod.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
 import { exercise, type Kubectl } from "./_operator_exercise.ts";
 import { minimalityScenarios } from "./_rbac_minimality.ts";

@@ -6,7 +6,7 @@
  * a second deploy keeps the certificate; `undeploy` removes the configurations.
  */
 import assert from "node:assert/strict";
-import { startCluster } from "../../lib/apiserver/mod.ts";
+import { startCluster } from "../../lib/cluster/mod.ts";
 import { main } from "../../lib/cli/main.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
 

@@ -127,6 +127,27 @@ Deno.test("workqueue() cancels a pending delay when the key is added again", () 
   );
 });
 
+Deno.test("workqueue() runs a key added while it waits out a failure's backoff at once", () => {
+  // As client-go's workqueue: an Add() of a key waiting in AddRateLimited's delay is processed
+  // now, and the delayed retry (due at 36) does not run it again.
+  const failed = (failures: number, retryInMs: number): RunOutcome => ({
+    type: "failed",
+    key: "a",
+    durationMs: 0,
+    error: "boom",
+    failures,
+    retryInMs,
+  });
+  marbles(
+    "-a 18ms a 30ms |",
+    keys,
+    (_, n) => n < 3 ? throwError(() => "boom") : [undefined],
+    "-x 4ms y 9ms z 3ms d 30ms |",
+    { x: failed(1, 5), y: failed(2, 10), z: failed(3, 20), d: done("a", 0) },
+    { drain: "all" },
+  );
+});
+
 Deno.test("workqueue() runs live keys before initial-list keys", () => {
   const values = {
     a: { key: "a", priority: "initial" as const },

@@ -7,15 +7,11 @@
  *
  * @module
  */
-import type { SchedulerLike } from "../../deps.ts";
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
-import type { EventNote } from "./record_event.ts";
 import { KeyedTimers } from "./_keyed_timers.ts";
-import { executableFor, type ImageMapping } from "./image_map.ts";
+import { executableFor } from "./image_map.ts";
 import { containerCommand } from "./container_command.ts";
-import type { VolumeSourceLookup } from "./pod_volume_files.ts";
-import type { ContainerLog } from "./container_logs.ts";
 import {
   inheritedEnv,
   POD_ROOT_ENV,
@@ -24,95 +20,27 @@ import {
   startProcess,
   writeVolumeFiles,
 } from "./_pod_sandbox.ts";
-import {
-  type ContainerRunState,
-  type ContainerState,
-  processPodStatus,
-} from "./process_pod_status.ts";
-import {
-  probeOnce,
-  type ProbeSpec,
-  probeSpecOf,
-  type ProbeState,
-  probeStep,
-} from "./http_probe.ts";
+import { type ContainerRunState, processPodStatus } from "./process_pod_status.ts";
+import { probeOnce, type ProbeSpec, probeSpecOf, probeStep } from "./http_probe.ts";
+
+import type {
+  Container,
+  Instance,
+  PodRun,
+  ProcessKubelet,
+  ProcessKubeletOptions,
+} from "./_process_kubelet_types.ts";
+import { containerExit } from "./container_exit.ts";
+
+export type {
+  InClusterEndpoint,
+  ProcessKubelet,
+  ProcessKubeletOptions,
+} from "./_process_kubelet_types.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
-
-/** How processes reach the API server and prove who they are. */
-export interface InClusterEndpoint {
-  /** `KUBERNETES_SERVICE_HOST` and `_PORT`. */
-  readonly host: () => { readonly host: string; readonly port: string };
-  /** PEM of the server's CA (`ca.crt`). */
-  readonly caCert?: string;
-  /** A token of the pod's service account, bound to the pod (its `token` file). */
-  readonly token: (pod: KubeObject) => Promise<string | undefined>;
-}
-
-/** What the process kubelet needs. */
-export interface ProcessKubeletOptions {
-  readonly images: readonly ImageMapping[];
-  readonly endpoint: InClusterEndpoint;
-  readonly scheduler: SchedulerLike;
-  readonly now: () => number;
-  readonly event: (pod: KubeObject, note: EventNote) => void;
-  /** Writes the status of `pod` (dropped when it is gone or its name has a new uid). */
-  readonly writeStatus: (pod: KubeObject, status: (current: KubeObject) => Obj) => void;
-  /** First restart back-off, doubling per restart up to 60 s; default 1,000 ms. */
-  readonly backoffMs?: number;
-  /** Reads the Secrets and ConfigMaps of `secret` / `configMap` volumes (default: none). */
-  readonly volumeSource?: VolumeSourceLookup;
-}
-
-interface Instance {
-  readonly process: Deno.ChildProcess;
-  readonly log: ContainerLog;
-  readonly startedAtMs: number;
-  probes: ProbeState;
-}
-
-interface Container {
-  readonly spec: Obj;
-  readonly name: string;
-  restartCount: number;
-  state: ContainerState;
-  last?: Extract<ContainerState, { type: "terminated" }>;
-  current?: Instance;
-  previousLog?: ContainerLog;
-  lastLog?: ContainerLog;
-}
-
-interface PodRun {
-  readonly uid: string;
-  readonly pod: KubeObject;
-  readonly dir: string;
-  readonly podIP: string;
-  readonly hostIP: string;
-  readonly startedAtMs: number;
-  readonly containers: Map<string, Container>;
-  stopping?: () => void;
-}
-
-/** The process kubelet. */
-export interface ProcessKubelet {
-  /** Whether every container image of `pod` is mapped (then it runs as processes). */
-  readonly runs: (pod: KubeObject) => boolean;
-  /** Starts the pod's containers. */
-  readonly start: (
-    pod: KubeObject,
-    at: { readonly podIP: string; readonly hostIP: string },
-  ) => void;
-  /** Whether the pod runs here. */
-  readonly has: (uid: string) => boolean;
-  /** SIGTERM, SIGKILL after `graceSeconds`; `then` once every process exited. */
-  readonly stop: (uid: string, graceSeconds: number, then: () => void) => void;
-  /** The log of a container (its current or last instance, or with `previous` the one before). */
-  readonly log: (uid: string, container: string, previous: boolean) => ContainerLog | undefined;
-  /** Kills every process and removes the pods' files. */
-  readonly close: () => Promise<void>;
-}
 
 /** Creates the process kubelet. */
 export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKubelet {
@@ -255,30 +183,25 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
     timers.cancel(`kill/${run.uid}/${inst.process.pid}`);
     if (c.current !== inst || pods.get(run.uid) !== run) return;
     c.current = undefined;
-    const code = status.code ?? (status.signal ? 128 : 1);
-    const ended: Extract<ContainerState, { type: "terminated" }> = {
-      type: "terminated",
-      exitCode: code,
-      reason: code === 0 ? "Completed" : "Error",
-      ...(status.signal
-        ? { signal: Deno.build.os === "windows" ? 0 : signalNumber(status.signal) }
-        : {}),
+    const next = containerExit(status, {
       startedAtMs: inst.startedAtMs,
-      finishedAtMs: options.now(),
-    };
+      nowMs: options.now(),
+      restartPolicy: String(rec(run.pod.spec).restartPolicy ?? "Always"),
+      restartCount: c.restartCount,
+      backoffMs,
+    });
     if (run.stopping) {
-      c.state = ended;
+      c.state = next.ended;
       if ([...run.containers.values()].every((x) => !x.current)) run.stopping();
       return;
     }
-    const policy = String(rec(run.pod.spec).restartPolicy ?? "Always");
-    if (policy === "Never" || (policy === "OnFailure" && code === 0)) {
-      c.state = ended;
+    if (next.type === "done") {
+      c.state = next.ended;
       write(run);
       return;
     }
     c.restartCount++;
-    c.last = ended;
+    c.last = next.ended;
     c.state = {
       type: "waiting",
       reason: "CrashLoopBackOff",
@@ -286,7 +209,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
     };
     write(run);
     note(run, c, "BackOff", `Back-off restarting failed container ${c.name}`, true);
-    const wait = Math.min(backoffMs * 2 ** (c.restartCount - 1), 60_000);
+    const wait = next.waitMs;
     timers.later(`restart/${run.uid}/${c.name}`, wait, () => {
       if (pods.get(run.uid) !== run || run.stopping) return;
       spawn(run, c, `${run.dir}/serviceaccount`);
@@ -401,9 +324,4 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
       await sandboxes.close();
     },
   };
-}
-
-function signalNumber(signal: Deno.Signal): number {
-  const numbers: Partial<Record<Deno.Signal, number>> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2 };
-  return numbers[signal] ?? 0;
 }

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
 import {
   canonicalResourceList,
@@ -17,36 +16,14 @@ import {
 } from "./pod_spec_defaults.ts";
 import { defaultServiceSpec } from "./service_defaults.ts";
 
-type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
-const mapList = (v: unknown, f: (o: Obj) => Obj): unknown =>
-  Array.isArray(v) ? v.map((x) => (isPlainObject(x) ? f({ ...x }) : x)) : v;
-type Defaulter = (obj: KubeObject) => void;
+import { type Defaulter, mapList, rec, withSpec } from "./_defaulter.ts";
+import { groupKindDefaulters } from "./group_kind_defaults.ts";
 
-const withSpec = (f: (spec: Obj, obj: KubeObject) => Obj): Defaulter => (obj) => {
-  obj.spec = f(rec(obj.spec), obj);
-};
+type Obj = Record<string, unknown>;
 
 const templateOf = (spec: Obj): Obj => {
   spec.template = defaultPodTemplate(spec.template);
   return spec;
-};
-
-const rbacGroup = "rbac.authorization.k8s.io";
-const subject = (s: Obj): Obj => {
-  if (s.apiGroup === undefined || s.apiGroup === "") {
-    if (s.kind === "User" || s.kind === "Group") s.apiGroup = rbacGroup;
-    // "" for ServiceAccounts, which Go leaves out (`apiGroup,omitempty`).
-    else if (s.kind === "ServiceAccount") delete s.apiGroup;
-  }
-  return s;
-};
-const roleBinding: Defaulter = (obj) => {
-  const o = obj as Obj;
-  const ref = rec(o.roleRef);
-  if (!ref.apiGroup) ref.apiGroup = rbacGroup;
-  o.roleRef = ref;
-  if (o.subjects !== undefined) o.subjects = mapList(o.subjects, subject);
 };
 
 /** apps/v1 (kubernetes `pkg/apis/apps/v1/defaults.go`). */
@@ -247,80 +224,11 @@ const core: Record<string, Defaulter> = {
   }),
 };
 
-const others: Record<string, Defaulter> = {
-  "rbac.authorization.k8s.io/RoleBinding": roleBinding,
-  "rbac.authorization.k8s.io/ClusterRoleBinding": roleBinding,
-  "scheduling.k8s.io/PriorityClass": (obj) => {
-    const o = obj as Obj;
-    o.preemptionPolicy ??= "PreemptLowerPriority";
-  },
-  "storage.k8s.io/StorageClass": (obj) => {
-    const o = obj as Obj;
-    o.reclaimPolicy ??= "Delete";
-    o.volumeBindingMode ??= "Immediate";
-  },
-  "storage.k8s.io/CSIDriver": withSpec((spec) => {
-    spec.attachRequired ??= true;
-    spec.podInfoOnMount ??= false;
-    spec.storageCapacity ??= false;
-    spec.fsGroupPolicy ??= "ReadWriteOnceWithFSType";
-    if (!Array.isArray(spec.volumeLifecycleModes) || spec.volumeLifecycleModes.length === 0) {
-      spec.volumeLifecycleModes = ["Persistent"];
-    }
-    spec.requiresRepublish ??= false;
-    spec.seLinuxMount ??= false; // SELinuxMountReadWriteOncePod is on in 1.32
-    return spec;
-  }),
-  "networking.k8s.io/IngressClass": withSpec((spec) => {
-    if (isPlainObject(spec.parameters)) {
-      spec.parameters = { ...spec.parameters, scope: spec.parameters.scope ?? "Cluster" };
-    }
-    return spec;
-  }),
-  "discovery.k8s.io/EndpointSlice": (obj) => {
-    const o = obj as Obj;
-    if (o.ports !== undefined) {
-      o.ports = mapList(
-        o.ports,
-        (p) => ({ ...p, name: p.name ?? "", protocol: p.protocol ?? "TCP" }),
-      );
-    }
-  },
-  "networking.k8s.io/NetworkPolicy": withSpec((spec) => {
-    const ports = (rules: unknown) =>
-      mapList(rules, (r) => {
-        if (r.ports !== undefined) {
-          r.ports = mapList(r.ports, (p) => ({ ...p, protocol: p.protocol ?? "TCP" }));
-        }
-        return r;
-      });
-    if (spec.ingress !== undefined) spec.ingress = ports(spec.ingress);
-    if (spec.egress !== undefined) spec.egress = ports(spec.egress);
-    if (!Array.isArray(spec.policyTypes) || spec.policyTypes.length === 0) {
-      const types = ["Ingress"];
-      if (Array.isArray(spec.egress) && spec.egress.length > 0) types.push("Egress");
-      spec.policyTypes = types;
-    }
-    return spec;
-  }),
-  "autoscaling/HorizontalPodAutoscaler": withSpec((spec, obj) => {
-    spec.minReplicas ??= 1;
-    if (obj.apiVersion === "autoscaling/v1") return spec;
-    if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
-      spec.metrics = [{
-        type: "Resource",
-        resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } },
-      }];
-    }
-    return spec;
-  }),
-};
-
 const byKind: Readonly<Record<string, Defaulter>> = {
   ...Object.fromEntries(Object.entries(core).map(([k, f]) => [`/${k}`, f])),
   ...Object.fromEntries(Object.entries(apps).map(([k, f]) => [`apps/${k}`, f])),
   ...Object.fromEntries(Object.entries(batch).map(([k, f]) => [`batch/${k}`, f])),
-  ...others,
+  ...groupKindDefaulters,
 };
 
 /**

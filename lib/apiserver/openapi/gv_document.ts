@@ -11,6 +11,7 @@ import { referencedNames, type Schema } from "./schema_builder.ts";
 import type { SchemaCatalog } from "./builtin/doc_catalog.ts";
 import { resourceSchemas } from "./resource_schemas.ts";
 import { resourcePaths } from "./resource_paths.ts";
+import { compareStrings } from "../../core/compare_strings.ts";
 
 /** One served resource of the group/version, with its CRD schema when custom. */
 export interface GvResource {
@@ -28,7 +29,7 @@ export interface OpenApiDocument {
 }
 
 const sortedObject = <T>(entries: Iterable<[string, T]>): Record<string, T> =>
-  Object.fromEntries([...entries].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  Object.fromEntries([...entries].sort(([a], [b]) => compareStrings(a, b)));
 
 /**
  * Builds the document of one group/version from its resources; built-in kinds and every

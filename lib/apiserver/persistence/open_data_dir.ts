@@ -30,7 +30,14 @@ import { createJournalWriter, type WalPosition, writeSnapshot } from "./journal_
 import { toLogRecord } from "./log_record.ts";
 import { PersistedState } from "./persisted_state.ts";
 import { decodeSnapshot } from "./snapshot_codec.ts";
-import { createWalFile, DIR_MODE, FILE_MODE, restrictModes, WAL_FORMAT } from "./wal_file.ts";
+import { createWalFile, WAL_FORMAT } from "./wal_file.ts";
+import {
+  type DataDirError,
+  dataDirPaths,
+  INITIALIZED,
+  lockDataDir,
+  releaseDataDirLock,
+} from "./data_dir_lock.ts";
 import { isPlainObject } from "../../core/object.ts";
 
 /** Options of {@link openDataDir}. */
@@ -44,11 +51,7 @@ export interface DataDirOptions {
   readonly compactAfterBytes?: number;
 }
 
-/** Why a data directory could not be opened. */
-export type DataDirError =
-  | { readonly type: "locked"; readonly message: string }
-  | { readonly type: "corrupt"; readonly message: string }
-  | { readonly type: "io"; readonly message: string; readonly cause: unknown };
+export type { DataDirError };
 
 /** An open data directory. */
 export interface DataDir {
@@ -66,18 +69,6 @@ export interface DataDir {
   readonly close: () => void;
 }
 
-/** The content of `LOCK` once the directory holds a log. */
-export const INITIALIZED = "kubefold data dir v2\n";
-
-/** The paths of a data directory's files. */
-export function dataDirPaths(dir: string) {
-  return {
-    wal: `${dir}/wal.log`,
-    snapshot: `${dir}/snapshot.jsonl`,
-    lock: `${dir}/LOCK`,
-  } as const;
-}
-
 /** The command that runs a repair, for messages. */
 export function repairCommand(dir: string, what: string): string {
   return `deno task apiserver --data-dir ${dir} --repair-wal=${what}`;
@@ -89,45 +80,6 @@ function readIfExists(path: string): Uint8Array | undefined {
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw e;
-  }
-}
-
-/**
- * Takes a data directory's lock (creating the directory, 0700, if needed); Left when
- * another process holds it.
- */
-export function lockDataDir(dir: string): Either<DataDirError, Deno.FsFile> {
-  try {
-    Deno.statSync(dir);
-  } catch {
-    Deno.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-  }
-  const paths = dataDirPaths(dir);
-  const lock = Deno.openSync(paths.lock, {
-    read: true,
-    write: true,
-    create: true,
-    mode: FILE_MODE,
-  });
-  if (!lock.tryLockSync(true)) {
-    lock.close();
-    return E.left({ type: "locked", message: `data dir ${dir} is in use by another server` });
-  }
-  restrictModes([paths.lock, paths.wal, paths.snapshot, `${dir}/tls.json`]);
-  return E.right(lock);
-}
-
-/**
- * Releases a lock {@link lockDataDir} took: unlocks, then closes. Closing alone is not enough: a
- * child process forked meanwhile by another thread shares the lock's open file description until
- * it execs, and the lock lives as long as that description does; an explicit unlock ends it for
- * every copy at once.
- */
-export function releaseDataDirLock(lock: Deno.FsFile): void {
-  try {
-    lock.unlockSync();
-  } finally {
-    lock.close();
   }
 }
 

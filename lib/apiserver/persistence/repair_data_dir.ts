@@ -13,8 +13,8 @@ import {
   INITIALIZED,
   lockDataDir,
   releaseDataDirLock,
-  repairCommand,
-} from "./open_data_dir.ts";
+} from "./data_dir_lock.ts";
+import { repairCommand } from "./open_data_dir.ts";
 import { decodeSnapshot } from "./snapshot_codec.ts";
 import { createWalFile, FILE_MODE } from "./wal_file.ts";
 

@@ -9,6 +9,7 @@ import { isPlainObject } from "../../core/object.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { fromLabelSelectorObject, matchesLabels } from "../../core/label_selector.ts";
 import type { PolicyRule } from "./types.ts";
+import { compareStrings } from "../../core/compare_strings.ts";
 
 /** The label selectors of a ClusterRole's aggregationRule, or undefined when it has none. */
 export function aggregationSelectors(role: KubeObject): unknown[] | undefined {
@@ -46,7 +47,7 @@ export function aggregateRules(
   const sources = all
     .filter((o) => o.metadata?.name !== role.metadata?.name)
     .filter((o) => parsed.some((sel) => matchesLabels(sel, o.metadata?.labels ?? {})))
-    .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
+    .sort((a, b) => compareStrings(String(a.metadata?.name), String(b.metadata?.name)));
   const rules: PolicyRule[] = [];
   // Rules are flat (string fields and string lists): one key per distinct rule, whatever
   // the order of its fields, instead of comparing each rule with every one before it.

@@ -8,8 +8,7 @@
  */
 import { isPlainObject } from "../../core/object.ts";
 import { goString } from "../apply/_go_json.ts";
-
-const compareBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import { compareStrings } from "../../core/compare_strings.ts";
 
 /**
  * Go's `%q` of a string (what `strconv.Quote` writes for printable text).
@@ -36,7 +35,7 @@ export function goQuote(s: string): string {
  */
 export function goStringMap(map: unknown): string {
   if (!isPlainObject(map)) return "map[string]string(nil)";
-  const entries = Object.keys(map).sort(compareBytes).map((k) =>
+  const entries = Object.keys(map).sort(compareStrings).map((k) =>
     `${goQuote(k)}:${goQuote(String(map[k]))}`
   );
   return `map[string]string{${entries.join(", ")}}`;

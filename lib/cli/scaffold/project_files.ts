@@ -62,6 +62,7 @@ export function projectFiles(o: ProjectOptions): Map<string, string> {
       "kubefold/operator": `${u}lib/operator/mod.ts`,
       "kubefold/testing": `${u}lib/testing/mod.ts`,
       "kubefold/apiserver": `${u}lib/apiserver/mod.ts`,
+      "kubefold/cluster": `${u}lib/cluster/mod.ts`,
     },
     fmt: { lineWidth: 100 },
   };

@@ -7,7 +7,8 @@
  *   and `{ podsAdded, podsDeleted }` since the start;
  * - `{ type: "replace", owner }`: deletes one pod of PodSet `owner` (as a driver would) and
  *   answers `{ ms }`, from the delete's commit to the commit of the replacement's create,
- *   once the PodSet reports ready again (all measured here, on the server's clock);
+ *   once the PodSet's status lists its pods as they are, every PodSet reports ready and 20 ms
+ *   passed without an event (all measured here, on the server's clock);
  * - `{ type: "close" }` (answers `{ type: "closed" }`).
  *
  * Posts `{ type: "started", kubeconfig }` first. `BENCH_LATENCY_MS` in the environment delays
@@ -34,11 +35,20 @@ tracker.listeners.push((e) => {
   onPod?.(e.type, e.object.metadata!.name!, !!e.object.metadata!.deletionTimestamp);
 });
 
+/** Names of the pods of PodSet `owner` that are not terminating (a key range, not a scan). */
+function activePods(owner: string): string[] {
+  const prefix = `default/${owner}-`;
+  const names: string[] = [];
+  for (const s of cluster.server.context.storage.scan(cluster.podsKey, "default", prefix)) {
+    if (!`default/${s.object.metadata!.name}`.startsWith(prefix)) break;
+    if (!s.object.metadata!.deletionTimestamp) names.push(s.object.metadata!.name!);
+  }
+  return names;
+}
+
 async function replace(owner: string, total: number): Promise<number> {
   const storage = cluster.server.context.storage;
-  const victim = storage.list(cluster.podsKey, "default").find((s) =>
-    s.object.metadata!.name!.startsWith(`${owner}-`) && !s.object.metadata!.deletionTimestamp
-  )!.object.metadata!.name!;
+  const victim = activePods(owner)[0];
   let deletedAt = 0;
   const replaced = new Promise<number>((resolve) => {
     onPod = (type, name, terminating) => {
@@ -57,7 +67,20 @@ async function replace(owner: string, total: number): Promise<number> {
   );
   const ms = await replaced;
   onPod = undefined;
-  await tracker.until(`${owner} is ready again`, () => tracker.ready === total);
+  // The sample ends when the controller has finished reacting: the owner's status lists its
+  // pods as they are now (the replacement included) and every PodSet is ready. (Its status need
+  // not leave "ready" in between: a controller that holds its status back writes it later, and
+  // that write must not land in the next sample's window.)
+  const listed = () => {
+    const ps = storage.get(cluster.podSetsKey, `default/${owner}`)?.object;
+    const names = (ps?.status as { podNames?: string[] } | undefined)?.podNames ?? [];
+    const pods = activePods(owner);
+    return names.length === pods.length && pods.every((p) => names.includes(p));
+  };
+  await tracker.until(
+    `${owner}'s status lists its pods`,
+    () => listed() && tracker.ready === total,
+  );
   await tracker.quiet(20);
   return ms;
 }

@@ -44,8 +44,8 @@ interface Run {
   /** Event writes while converging (kubefold records one per pod create; the peer none). */
   readonly eventWrites: number;
   readonly extraPods: number;
-  readonly reactionP50: number;
-  readonly reactionP99: number;
+  /** Reaction latency samples (ms). */
+  readonly latencies: readonly number[];
 }
 
 const here = new URL("../peer/", import.meta.url);
@@ -124,6 +124,12 @@ async function runOnce(
       latencies.push(await cluster.replace(`ps-${(k * 7) % podSets}`, podSets));
     }
     const end = await usage(child.pid);
+    const at = (q: number) => quantile(latencies, q).toFixed(1);
+    console.error(
+      `  ${program} at ${podSets}: reaction p50 / p90 / p99 / max ${at(0.5)} / ${at(0.9)} / ${
+        at(0.99)
+      } / ${at(1)} ms`,
+    );
     return {
       readyMs,
       cpuS: cpu1.cpuS - cpu0.cpuS,
@@ -132,8 +138,7 @@ async function runOnce(
       podWrites: writesOf(before, after, (_, sub, r) => r === "pods" && sub === undefined),
       eventWrites: writesOf(before, after, (_, __, r) => r === "events"),
       extraPods: after.podsAdded - before.podsAdded - podSets * options.replicas,
-      reactionP50: quantile(latencies, 0.5),
-      reactionP99: quantile(latencies, 0.99),
+      latencies,
     };
   } finally {
     child.kill("SIGTERM");
@@ -145,6 +150,10 @@ async function runOnce(
 }
 
 const med = (runs: readonly Run[], f: (r: Run) => number) => quantile(runs.map(f), 0.5);
+/** A quantile of the reaction latency samples of all runs together. */
+const pooled = (runs: readonly Run[], q: number) => quantile(runs.flatMap((r) => r.latencies), q);
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 /** Runs scenario 7 and returns its rows. */
 export async function peerScenario(options: PeerOptions): Promise<Row[]> {
@@ -157,16 +166,18 @@ export async function peerScenario(options: PeerOptions): Promise<Row[]> {
     }
     const scenario =
       `7 peer (${n}x${options.replicas}, ${options.deletes} deletes, median of ${options.rounds})`;
-    const columns: [string, (r: Run) => number, (x: number) => string][] = [
-      ["time to all ready", (r) => r.readyMs, (x) => `${x.toFixed(0)} ms`],
-      ["controller CPU while converging", (r) => r.cpuS, (x) => `${x.toFixed(2)} s`],
-      ["controller peak RSS", (r) => r.peakRssMiB, (x) => `${x.toFixed(0)} MiB`],
-      ["status writes while converging", (r) => r.statusWrites, (x) => x.toFixed(0)],
-      ["reaction latency p50", (r) => r.reactionP50, (x) => `${x.toFixed(1)} ms`],
-      ["reaction latency p99", (r) => r.reactionP99, (x) => `${x.toFixed(1)} ms`],
+    const fromRuns = (f: (r: Run) => number) => (runs: readonly Run[]) => med(runs, f);
+    const samples = options.deletes * options.rounds;
+    const columns: [string, (runs: readonly Run[]) => number, (x: number) => string][] = [
+      ["time to all ready", fromRuns((r) => r.readyMs), (x) => `${x.toFixed(0)} ms`],
+      ["controller CPU while converging", fromRuns((r) => r.cpuS), (x) => `${x.toFixed(2)} s`],
+      ["controller peak RSS", fromRuns((r) => r.peakRssMiB), (x) => `${x.toFixed(0)} MiB`],
+      ["status writes while converging", fromRuns((r) => r.statusWrites), (x) => x.toFixed(0)],
+      [`reaction latency p50 (${samples} samples)`, (runs) => pooled(runs, 0.5), ms],
+      [`reaction latency p99 (${samples} samples)`, (runs) => pooled(runs, 0.99), ms],
     ];
     for (const [metric, f, fmt] of columns) {
-      const a = med(ours, f), b = med(peer, f);
+      const a = f(ours), b = f(peer);
       rows.push({
         scenario,
         metric: `${metric}: kubefold defaults vs client-node (${options.peerWorkers} workers)`,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { E, type KubeObject } from "../../../mod.ts";
 import { filter, firstValueFrom } from "../../../lib/deps.ts";
-import { scaledClock } from "../../../lib/apiserver/mod.ts";
+import { scaledClock } from "../../../lib/cluster/mod.ts";
 import { applicationController, oamCrds } from "../../../controllers/oam/mod.ts";
 import { withCluster } from "../workloads/_cluster.ts";
 

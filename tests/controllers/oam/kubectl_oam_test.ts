@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../mod.ts";
-import { scaledClock, startCluster } from "../../../lib/apiserver/mod.ts";
+import { scaledClock, startCluster } from "../../../lib/cluster/mod.ts";
 import { applicationController, oamCrds } from "../../../controllers/oam/mod.ts";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
 

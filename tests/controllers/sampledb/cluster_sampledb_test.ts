@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { E, type KubeObject } from "../../../mod.ts";
-import { scaledClock } from "../../../lib/apiserver/mod.ts";
+import { scaledClock } from "../../../lib/cluster/mod.ts";
 import {
   type SampleDB,
   sampleDbController,

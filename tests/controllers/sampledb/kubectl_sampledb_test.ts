@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect, E, type KubeObject } from "../../../mod.ts";
-import { scaledClock, startCluster } from "../../../lib/apiserver/mod.ts";
+import { scaledClock, startCluster } from "../../../lib/cluster/mod.ts";
 import { sampleDbController, sampleDbCrd } from "../../../controllers/sampledb/mod.ts";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
 

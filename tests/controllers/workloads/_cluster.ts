@@ -2,7 +2,7 @@
 import { firstValueFrom } from "../../../lib/deps.ts";
 import * as rx from "npm:rxjs@7.8.2";
 import { type Client, connect, E, type KubeObject } from "../../../mod.ts";
-import { type Cluster, type ClusterOptions, startCluster } from "../../../lib/apiserver/mod.ts";
+import { type Cluster, type ClusterOptions, startCluster } from "../../../lib/cluster/mod.ts";
 
 /** A cluster and a client of its own. */
 export interface TestCluster {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { TestScheduler } from "../../../lib/testing/deps.ts";
 import { controller, E, worldFromObjects } from "../../../mod.ts";
-import { scaledClock } from "../../../lib/apiserver/mod.ts";
+import { scaledClock } from "../../../lib/cluster/mod.ts";
 import { onClock } from "../../../controllers/workloads/on_clock.ts";
 import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 import {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { E, type KubeObject } from "../../../mod.ts";
-import { scaledClock } from "../../../lib/apiserver/mod.ts";
+import { scaledClock } from "../../../lib/cluster/mod.ts";
 import type { Pod } from "../../../controllers/workloads/pod_facts.ts";
 import type { Job } from "../../../controllers/workloads/job_progress.ts";
 import type { StatefulSet } from "../../../controllers/workloads/stateful_set_pods.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
-import { startCluster } from "../../../lib/apiserver/mod.ts";
+import { startCluster } from "../../../lib/cluster/mod.ts";
 
 const manifests = (minAvailable: number) =>
   [

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { connect, E, startManager } from "../../../mod.ts";
-import { startApiServer, workloadControllers } from "../../../lib/apiserver/mod.ts";
+import { startApiServer } from "../../../lib/apiserver/mod.ts";
+import { workloadControllers } from "../../../lib/cluster/mod.ts";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
 
 const manifest = (kind: "DaemonSet" | "StatefulSet", image: string) =>

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, E, startManager } from "../../../mod.ts";
-import { startApiServer, startCluster, workloadControllers } from "../../../lib/apiserver/mod.ts";
+import { startApiServer } from "../../../lib/apiserver/mod.ts";
+import { startCluster, workloadControllers } from "../../../lib/cluster/mod.ts";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
 
 const MANIFEST = JSON.stringify({

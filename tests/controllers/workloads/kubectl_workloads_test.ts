@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createKubectl, kubectlAvailable } from "../../apiserver/_kubectl.ts";
-import { startCluster } from "../../../lib/apiserver/mod.ts";
+import { startCluster } from "../../../lib/cluster/mod.ts";
 
 const yaml = (...objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join("\n");
 const container = (image: string) => ({

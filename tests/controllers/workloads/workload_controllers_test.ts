@@ -9,7 +9,8 @@ import {
   type Manager,
   startManager,
 } from "../../../mod.ts";
-import { startApiServer, workloadControllers } from "../../../lib/apiserver/mod.ts";
+import { startApiServer } from "../../../lib/apiserver/mod.ts";
+import { workloadControllers } from "../../../lib/cluster/mod.ts";
 import {
   type Deployment,
   POD_TEMPLATE_HASH_LABEL,
