@@ -6,7 +6,10 @@
  * `stripManagedFields` and with the opt-in `shareManagedFields` (for the record).
  *
  * Run: `deno run -A --v8-flags=--expose-gc tests/bench/informer_bench.ts [PODS EVENTS ROUNDS]`
- * (prints a table; the issue's size is `100000 200000 3`, with `--max-old-space-size=8192`).
+ * (prints a table; the issue's size is `100000 200000 3`). Each run is a fresh process (A B C D
+ * per round, each after a warm-up on a small fixture), so no run pays for the garbage or the heap
+ * sizing another left behind; `--same-process` runs them all in this one instead (interleaved,
+ * as before: the ratio then moves with the order of the runs).
  * Under `deno bench` it registers a small-size variant instead.
  */
 import * as rx from "npm:rxjs@7.8.2";
@@ -284,17 +287,75 @@ async function measure(run: () => Promise<unknown>): Promise<Sample> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function report(pods: number, events: number, rounds: number): Promise<boolean> {
-  const f = fixture(pods, events);
-  const srv = serve(f);
-  const runs: Record<string, Sample[]> = { baseline: [], pipeline: [], stripped: [], shared: [] };
-  for (let r = 0; r < rounds; r++) {
-    runs.baseline.push(await measure(() => baseline(srv.url, events)));
-    runs.pipeline.push(await measure(() => pipeline(srv.url, events)));
-    runs.stripped.push(await measure(() => pipeline(srv.url, events, "strip")));
-    runs.shared.push(await measure(() => pipeline(srv.url, events, "share")));
+type Variant = "baseline" | "pipeline" | "stripped" | "shared";
+const VARIANTS: readonly Variant[] = ["baseline", "pipeline", "stripped", "shared"];
+
+/** One variant's run over a served fixture. */
+function runOf(variant: Variant, url: string, events: number): () => Promise<unknown> {
+  switch (variant) {
+    case "baseline":
+      return () => baseline(url, events);
+    case "pipeline":
+      return () => pipeline(url, events);
+    case "stripped":
+      return () => pipeline(url, events, "strip");
+    case "shared":
+      return () => pipeline(url, events, "share");
   }
+}
+
+/**
+ * One sample in this process (`--one=VARIANT`): a warm-up run on a small fixture (so neither
+ * side is timed while its code is still cold), then the measured run; prints `{ms, heap}`.
+ */
+async function sampleHere(variant: Variant, pods: number, events: number): Promise<void> {
+  const warm = serve(fixture(500, 1_000));
+  await runOf(variant, warm.url, 1_000)();
+  await warm.close();
+  const srv = serve(fixture(pods, events));
+  const s = await measure(runOf(variant, srv.url, events));
   await srv.close();
+  console.log(JSON.stringify(s));
+}
+
+/** One sample in a fresh process, so no run inherits another's heap (garbage, sizing). */
+async function sampleApart(variant: Variant, pods: number, events: number): Promise<Sample> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--expose-gc,--max-old-space-size=8192",
+      new URL(import.meta.url).pathname,
+      `--one=${variant}`,
+      String(pods),
+      String(events),
+    ],
+    stderr: "inherit",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout).trim().split("\n").at(-1) ?? "";
+  if (!out.success) throw new Error(`the ${variant} sample failed: ${text}`);
+  return JSON.parse(text) as Sample;
+}
+
+async function report(
+  pods: number,
+  events: number,
+  rounds: number,
+  sameProcess: boolean,
+): Promise<boolean> {
+  const f = fixture(pods, events);
+  const runs: Record<Variant, Sample[]> = { baseline: [], pipeline: [], stripped: [], shared: [] };
+  if (sameProcess) {
+    const srv = serve(f);
+    for (let r = 0; r < rounds; r++) {
+      for (const v of VARIANTS) runs[v].push(await measure(runOf(v, srv.url, events)));
+    }
+    await srv.close();
+  } else {
+    for (let r = 0; r < rounds; r++) {
+      for (const v of VARIANTS) runs[v].push(await sampleApart(v, pods, events));
+    }
+  }
   if (Deno.env.get("BENCH_DEBUG")) console.log(JSON.stringify(runs));
   const base = {
     ms: median(runs.baseline.map((s) => s.ms)),
@@ -316,9 +377,9 @@ async function report(pods: number, events: number, rounds: number): Promise<boo
   console.log(
     `${pods} pods (avg ${f.avgPodBytes.toFixed(0)} B JSON), ${events} MODIFIED events; list ${
       (f.list.length / 2 ** 20).toFixed(1)
-    } MiB, watch ${(f.watch.length / 2 ** 20).toFixed(1)} MiB; median of ${rounds}; gc exposed: ${
-      "gc" in globalThis
-    }`,
+    } MiB, watch ${(f.watch.length / 2 ** 20).toFixed(1)} MiB; median of ${rounds}; ${
+      sameProcess ? "all runs in this process" : "each run in a fresh process after a warm-up"
+    }; gc exposed: ${"gc" in globalThis}`,
   );
   console.log(
     "| run                            |   ms    | heap MiB | time ratio   | heap ratio   | result |",
@@ -358,10 +419,17 @@ async function report(pods: number, events: number, rounds: number): Promise<boo
 }
 
 if (import.meta.main) {
-  const pods = Number(Deno.args[0] ?? 20_000);
-  const events = Number(Deno.args[1] ?? 40_000);
-  const ok = await report(pods, events, Number(Deno.args[2] ?? 3));
-  if (!ok) Deno.exitCode = 1;
+  const one = Deno.args.find((a) => a.startsWith("--one="))?.slice("--one=".length);
+  const sameProcess = Deno.args.includes("--same-process");
+  const [pods, events, rounds] = Deno.args.filter((a) => !a.startsWith("--")).map(Number);
+  if (one !== undefined) {
+    const variant = VARIANTS.find((v) => v === one);
+    if (variant === undefined) throw new Error(`--one: expected one of ${VARIANTS.join(", ")}`);
+    await sampleHere(variant, pods, events);
+  } else {
+    const ok = await report(pods || 20_000, events || 40_000, rounds || 3, sameProcess);
+    if (!ok) Deno.exitCode = 1;
+  }
 } else {
   const f = fixture(2_000, 4_000);
   Deno.bench("informer pipeline: 2,000 pods + 4,000 MODIFIED, baseline fetch+JSON.parse+Map", {
