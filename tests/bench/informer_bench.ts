@@ -240,11 +240,14 @@ export async function baseline(url: string, events: number): Promise<unknown> {
   return map;
 }
 
-/** Our pipeline: listWatch -> reflect -> store with 3 indexes. */
+/**
+ * Our pipeline: listWatch -> reflect -> store with 3 indexes (`plain`: the store alone, no
+ * indexes — what the baseline's Map does).
+ */
 export async function pipeline(
   url: string,
   events: number,
-  variant: "default" | "strip" | "share" = "default",
+  variant: "default" | "plain" | "strip" | "share" = "default",
 ): Promise<unknown> {
   const client = createClient({
     server: url,
@@ -253,7 +256,9 @@ export async function pipeline(
     auth: { type: "none" },
   }, { rateLimit: { qps: 1e6, burst: 1e6 } });
   const { reader, writer } = createStore<KubeObject>({
-    indexers: { namespace: byNamespace, app: byLabel("app"), owner: byControllerOwnerUid },
+    indexers: variant === "plain"
+      ? {}
+      : { namespace: byNamespace, app: byLabel("app"), owner: byControllerOwnerUid },
     ...(variant === "strip" ? { transform: stripManagedFields } : {}),
     ...(variant === "share" ? { shareManagedFields: true } : {}),
   });
@@ -287,14 +292,16 @@ async function measure(run: () => Promise<unknown>): Promise<Sample> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-type Variant = "baseline" | "pipeline" | "stripped" | "shared";
-const VARIANTS: readonly Variant[] = ["baseline", "pipeline", "stripped", "shared"];
+type Variant = "baseline" | "plain" | "pipeline" | "stripped" | "shared";
+const VARIANTS: readonly Variant[] = ["baseline", "plain", "pipeline", "stripped", "shared"];
 
 /** One variant's run over a served fixture. */
 function runOf(variant: Variant, url: string, events: number): () => Promise<unknown> {
   switch (variant) {
     case "baseline":
       return () => baseline(url, events);
+    case "plain":
+      return () => pipeline(url, events, "plain");
     case "pipeline":
       return () => pipeline(url, events);
     case "stripped":
@@ -344,7 +351,13 @@ async function report(
   sameProcess: boolean,
 ): Promise<boolean> {
   const f = fixture(pods, events);
-  const runs: Record<Variant, Sample[]> = { baseline: [], pipeline: [], stripped: [], shared: [] };
+  const runs: Record<Variant, Sample[]> = {
+    baseline: [],
+    plain: [],
+    pipeline: [],
+    stripped: [],
+    shared: [],
+  };
   if (sameProcess) {
     const srv = serve(f);
     for (let r = 0; r < rounds; r++) {
@@ -392,7 +405,15 @@ async function report(
       (base.heap / 2 ** 20).toFixed(1).padStart(8)
     } |         1.00 |         1.00 | -      |`,
   );
-  const p = runs.pipeline, s = runs.stripped, sh = runs.shared;
+  const p = runs.pipeline, s = runs.stripped, sh = runs.shared, pl = runs.plain;
+  // Like for like: the informer's store with no indexes against the baseline's bare Map.
+  const ok0 = row(
+    "listWatch+store, no indexes",
+    median(pl.map((x) => x.ms)),
+    median(pl.map((x) => x.heap)),
+    1.05,
+    1.2,
+  );
   const ok1 = row(
     "listWatch+store, 3 indexes",
     median(p.map((x) => x.ms)),
@@ -415,7 +436,7 @@ async function report(
     Infinity,
     Infinity,
   );
-  return ok1 && ok2;
+  return ok0 && ok1 && ok2;
 }
 
 if (import.meta.main) {
