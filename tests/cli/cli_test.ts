@@ -1,28 +1,8 @@
 import assert from "node:assert/strict";
-import { commands, main } from "../../lib/cli/mod.ts";
+import { commands } from "../../lib/cli/mod.ts";
+import { cli, inProject, repoUrl } from "./_cli.ts";
 import { compileArgs } from "../../lib/cli/commands/build.ts";
 import { insertBefore } from "../../lib/cli/commands/create_api.ts";
-
-const repoUrl = new URL("../../", import.meta.url).href;
-const cliPath = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
-
-async function cli(args: string[], cwd = ".") {
-  const out: string[] = [], err: string[] = [];
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), cwd });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
-
-/** The CLI in a child process under the project's deno.json (as `deno task kubefold` runs it). */
-async function inProject(dir: string, args: string[]) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--config=${dir}/deno.json`, cliPath, ...args],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: r.code, out: text(r.stdout), err: text(r.stderr) };
-}
 
 Deno.test("kubefold --help lists every command; each has its own --help; unknown commands exit 2", async () => {
   const help = await cli(["--help"]);

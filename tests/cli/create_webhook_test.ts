@@ -5,29 +5,10 @@
  * webhook's change.
  */
 import assert from "node:assert/strict";
-import { main } from "../../lib/cli/mod.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
+import { cli, cliPath, inProject, repoUrl, stderrUntil } from "./_cli.ts";
 
-const repoUrl = new URL("../../", import.meta.url).href;
-const cliPath = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
 const decoder = new TextDecoder();
-
-async function cli(args: string[], cwd = ".") {
-  const out: string[] = [], err: string[] = [];
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), cwd });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
-
-/** The CLI in a child process under the project's deno.json (as `deno task kubefold` runs it). */
-async function inProject(dir: string, args: string[]) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--config=${dir}/deno.json`, cliPath, ...args],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: r.code, out: decoder.decode(r.stdout), err: decoder.decode(r.stderr) };
-}
 
 const api = ["--group", "myapp", "--version", "v1", "--kind", "HelloWorld"];
 const helloWorld = (name: string, containers: string[], labels?: Record<string, string>) =>
@@ -123,13 +104,7 @@ Deno.test({
         stdout: "null",
         stderr: "piped",
       }).spawn();
-      const lines = run.stderr.pipeThrough(new TextDecoderStream()).getReader();
-      let seen = "";
-      while (!seen.includes('"msg":"informers synced"')) {
-        const { value, done } = await lines.read();
-        if (done) break;
-        seen += value;
-      }
+      const { seen, drain } = await stderrUntil(run, '"msg":"informers synced"');
       assert.match(seen, /"msg":"webhooks registered","url":"https:\/\/127\.0\.0\.1:\d+"/);
       const kubectl = await createKubectl(await Deno.readTextFile(kubeconfigOut));
       try {
@@ -154,7 +129,7 @@ Deno.test({
       } finally {
         await kubectl.dispose();
         run.kill("SIGTERM");
-        while (!(await lines.read()).done) { /* drain */ }
+        await drain();
         assert.equal((await run.status).code, 0, seen);
       }
     } finally {

@@ -11,6 +11,7 @@ import { startCluster } from "../../lib/cluster/mod.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
 import { exercise, type Kubectl } from "./_operator_exercise.ts";
 import { minimalityScenarios } from "./_rbac_minimality.ts";
+import { stderrUntil } from "./_cli.ts";
 
 const decoder = new TextDecoder();
 
@@ -87,16 +88,10 @@ Deno.test({
             stdout: "null",
             stderr: "piped",
           }).spawn();
-          const lines = run.stderr.pipeThrough(new TextDecoderStream()).getReader();
-          let seen = "";
-          while (!seen.includes('"msg":"informers synced"')) {
-            const { value, done } = await lines.read();
-            if (done) break;
-            seen += value;
-          }
+          const { seen, drain } = await stderrUntil(run, '"msg":"informers synced"');
           assert.match(seen, /"msg":"embedded cluster started"/);
           run.kill("SIGTERM");
-          while (!(await lines.read()).done) { /* drain */ }
+          await drain();
           assert.equal((await run.status).code, 0, seen);
         },
       );
