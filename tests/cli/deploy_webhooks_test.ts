@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { startCluster } from "../../lib/cluster/mod.ts";
 import { main } from "../../lib/cli/main.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
+import { podSetJson as podSet } from "../controllers/podset/_manifest.ts";
 
 const repo = new URL("../../", import.meta.url).href;
 const NS = "podset-operator-system";
@@ -55,20 +56,6 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-const podSet = (name: string, container: Record<string, unknown>) =>
-  JSON.stringify({
-    apiVersion: "app.example.com/v1alpha1",
-    kind: "PodSet",
-    metadata: { name, namespace: "default" },
-    spec: {
-      replicas: 2,
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: "web", image: "nginx", ...container }] },
-      },
-    },
-  });
 
 Deno.test({
   name:

@@ -10,6 +10,7 @@ import { deployObjects } from "../../lib/cli/commands/cluster_commands.ts";
 import { startApiServer } from "../../lib/apiserver/mod.ts";
 import { podSetController, podSetCrdV1, podSetWebhooks } from "../../controllers/podset/mod.ts";
 import { createKubectl } from "../apiserver/_kubectl.ts";
+import { podSetJson as podSet } from "../controllers/podset/_manifest.ts";
 
 const op = defineOperator({
   name: "podset-operator",
@@ -18,20 +19,6 @@ const op = defineOperator({
   controllers: [podSetController],
   webhooks: podSetWebhooks,
 });
-
-const podSet = (name: string, container: Record<string, unknown>) =>
-  JSON.stringify({
-    apiVersion: "app.example.com/v1alpha1",
-    kind: "PodSet",
-    metadata: { name, namespace: "default" },
-    spec: {
-      replicas: 2,
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: "web", image: "nginx", ...container }] },
-      },
-    },
-  });
 
 /** Runs the operator until `body` finishes, then stops it; answers its exit code. */
 async function whileRunning(
