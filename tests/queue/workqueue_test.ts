@@ -97,15 +97,17 @@ Deno.test("workqueue() runs a key again requeueAfterMs after a run asks for it",
   );
 });
 
+/** Key `a`'s run outcome after its `failures`-th failure, retried in `retryInMs`. */
+const failed = (failures: number, retryInMs: number): RunOutcome => ({
+  type: "failed",
+  key: "a",
+  durationMs: 0,
+  error: "boom",
+  failures,
+  retryInMs,
+});
+
 Deno.test("workqueue() retries a failing key after 5, 10, 20 ms by default, then succeeds", () => {
-  const failed = (failures: number, retryInMs: number): RunOutcome => ({
-    type: "failed",
-    key: "a",
-    durationMs: 0,
-    error: "boom",
-    failures,
-    retryInMs,
-  });
   marbles(
     "-a|",
     keys,
@@ -130,14 +132,6 @@ Deno.test("workqueue() cancels a pending delay when the key is added again", () 
 Deno.test("workqueue() runs a key added while it waits out a failure's backoff at once", () => {
   // As client-go's workqueue: an Add() of a key waiting in AddRateLimited's delay is processed
   // now, and the delayed retry (due at 36) does not run it again.
-  const failed = (failures: number, retryInMs: number): RunOutcome => ({
-    type: "failed",
-    key: "a",
-    durationMs: 0,
-    error: "boom",
-    failures,
-    retryInMs,
-  });
   marbles(
     "-a 18ms a 30ms |",
     keys,
