@@ -165,7 +165,8 @@ function swapIn<T extends HasMetadata>(
   const empty = state.cache.size === 0;
   if (!empty) { for (const key of state.cache.keys()) if (!relist.has(key)) gone.push(key); }
   for (const key of gone) {
-    const old = state.cache.get(key) as T;
+    const old = state.cache.get(key);
+    if (old === undefined) continue;
     state.cache.delete(key, old);
     deltas.push({ type: "Deleted", object: old, finalStateUnknown: true });
   }
