@@ -350,7 +350,6 @@ async function report(
   rounds: number,
   sameProcess: boolean,
 ): Promise<boolean> {
-  const f = fixture(pods, events);
   const runs: Record<Variant, Sample[]> = {
     baseline: [],
     plain: [],
@@ -358,8 +357,9 @@ async function report(
     stripped: [],
     shared: [],
   };
-  if (sameProcess) {
-    const srv = serve(f);
+  const served = sameProcess ? fixture(pods, events) : undefined;
+  if (served) {
+    const srv = serve(served);
     for (let r = 0; r < rounds; r++) {
       for (const v of VARIANTS) runs[v].push(await measure(runOf(v, srv.url, events)));
     }
@@ -369,6 +369,8 @@ async function report(
       for (const v of VARIANTS) runs[v].push(await sampleApart(v, pods, events));
     }
   }
+  // Apart, each child made its own fixture: this one, built after them, gives the header's sizes.
+  const f = served ?? fixture(pods, events);
   if (Deno.env.get("BENCH_DEBUG")) console.log(JSON.stringify(runs));
   const base = {
     ms: median(runs.baseline.map((s) => s.ms)),
