@@ -361,7 +361,8 @@ export {
   type ReconcileErrorType,
   type ReconcileResult,
 } from "./lib/controller/controller_metrics.ts";
-export { type Manager, type ManagerOptions, startManager } from "./lib/manager/start_manager.ts";
+export type { Manager, ManagerOptions } from "./lib/manager/manager_types.ts";
+export { startManager } from "./lib/manager/start_manager.ts";
 
 // Webhooks: admission (validating, mutating) and conversion, served by the manager.
 export type {

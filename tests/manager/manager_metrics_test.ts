@@ -9,7 +9,7 @@ import { startApiServer } from "../../lib/apiserver/server.ts";
 import { connect } from "../../lib/client/connect.ts";
 import type { Client } from "../../lib/client/client_types.ts";
 import { controller, DEFAULT_CONCURRENCY } from "../../lib/controller/controller_spec.ts";
-import { type Manager, startManager } from "../../lib/manager/start_manager.ts";
+import { type Manager, startManager } from "../../mod.ts";
 
 const sample = (text: string, name: string) =>
   Number(new RegExp(`^${name.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
