@@ -9,6 +9,7 @@ import { fromStatus } from "../client/api_error.ts";
 import type { Status } from "../core/status.ts";
 import type { WatchEvent, WireEvent } from "./watch_event.ts";
 import type { WatcherInput, WatcherNote, WatcherPhase, WatcherState } from "./watcher_state.ts";
+import { checkObject, failed, rejectsStreaming, skipped } from "./watcher_checks.ts";
 
 /** Options of {@link watcherStep}. */
 export interface StepOptions {
@@ -27,28 +28,6 @@ export interface StepResult<T> {
 }
 
 const none: readonly never[] = [];
-
-/**
- * The default object check: a JSON object whose `metadata.name` is a non-empty string.
- *
- * @example
- * ```ts
- * import { checkObject } from "./watcher_step.ts";
- * checkObject({ metadata: { name: "a" } }); // undefined
- * checkObject({ kind: "Pod", metadata: {} }); // "Pod without metadata.name: ..."
- * ```
- */
-export function checkObject(object: unknown): string | undefined {
-  const meta = (object as { metadata?: { name?: unknown } } | null)?.metadata;
-  if (typeof meta === "object" && meta !== null && typeof meta.name === "string" && meta.name) {
-    return undefined;
-  }
-  const kind = (object as { kind?: unknown } | null)?.kind;
-  const text = JSON.stringify(object) ?? String(object);
-  return `${typeof kind === "string" ? kind : "object"} without metadata.name: ${
-    text.slice(0, 120)
-  }`;
-}
 
 /**
  * Folds one input into the watcher state: returns the next state (whose
@@ -311,30 +290,4 @@ function liveObjectEvent<T>(
     events: [type === "DELETED" ? { type: "Delete", object } : { type: "Apply", object }],
     notes: none,
   };
-}
-
-function skipped(problem: string): WatcherNote {
-  return { level: "error", message: `skipped an object that does not decode: ${problem}` };
-}
-
-function failed(
-  message: string,
-  error: ApiError,
-  level: WatcherNote["level"] = "warn",
-): WatcherNote {
-  return {
-    level,
-    message,
-    fields: {
-      error: error.message,
-      errorType: error.type,
-      ...(error.type === "status" ? { code: error.code } : {}),
-    },
-  };
-}
-
-function rejectsStreaming(error: ApiError): boolean {
-  return error.type === "status" && error.code >= 400 && error.code < 500 && error.code !== 410 &&
-    error.code !== 429 &&
-    error.code !== 401 && error.code !== 403;
 }
