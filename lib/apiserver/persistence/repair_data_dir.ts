@@ -67,7 +67,7 @@ export function parseRepairAction(value: string): RepairAction | undefined {
  *
  * @example
  * ```ts
- * import { repairDataDir } from "../mod.ts";
+ * import { repairDataDir } from "./repair_data_dir.ts";
  * const r = repairDataDir(await Deno.makeTempDir(), { type: "snapshot" });
  * r._tag; // "Right": an empty directory gets an empty log
  * ```

@@ -77,7 +77,8 @@ Deno.test("a deleted running pod stays Terminating until its kubelet confirms, w
     assert.equal((await api.get(`${pods}/p`)).body.metadata.deletionGracePeriodSeconds, 30);
     await until(api, pods, (m) => !m.has("default/p"));
     assert.ok(Date.now() - started < 5_000);
-  }, fast));
+    // The kubelet confirms after 500 ms: room for the GET above on a loaded machine.
+  }, { simulation: { ...fast.simulation, kubeletDelayMs: 500 } }));
 
 Deno.test("gracePeriodSeconds 0 removes a running pod at once", () =>
   withApi(async (api) => {
