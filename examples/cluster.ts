@@ -40,7 +40,7 @@ if (parsed.args.help) {
 }
 const { args } = parsed;
 if (args.repairWal && args.dataDir) {
-  const repaired = await repairDataDir(args.dataDir, args.repairWal);
+  const repaired = repairDataDir(args.dataDir, args.repairWal);
   if (repaired._tag === "Left") {
     console.error(`cluster: ${repaired.left.message}`);
     Deno.exit(1);

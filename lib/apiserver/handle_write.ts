@@ -19,6 +19,7 @@ import {
   statusResponse,
   warningHeaders,
 } from "./http_util.ts";
+import { decodeKubeProtobuf } from "./protobuf/mod.ts";
 import { wantsPretty } from "./status_body.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { type ServerContext, storeKey } from "./context.ts";
@@ -26,7 +27,13 @@ import type { UpdateOptions, WriteOptions, WriteResult } from "./object_write.ts
 import { deletedStatus, parseDeleteOptions } from "./object_delete.ts";
 import { buildFilter } from "./list_filter.ts";
 import { scaleOf } from "./scale.ts";
-import { loadPatchSupport, loadProtobufSupport, type PatchSupport } from "./lazy_support.ts";
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  patchErrorStatus,
+  strategicSchemaFor,
+} from "./patch/mod.ts";
 import { planServerSideApply } from "./server_side_apply.ts";
 import { admittedCreate, admittedDelete, admittedUpdate } from "./admission/admitted_write.ts";
 import { managerFromUserAgent } from "./apply/mod.ts";
@@ -81,7 +88,6 @@ async function body(ctx: ServerContext, req: Request, allowProtobuf = false): Pr
   const type = contentTypeOf(req);
   if (allowProtobuf && type === protobuf) {
     try {
-      const { decodeKubeProtobuf } = await loadProtobufSupport();
       return { value: await decodeKubeProtobuf(await readBodyBytes(req)), duplicates: [] };
     } catch (e) {
       if (e instanceof ApiFailure) throw e;
@@ -178,22 +184,21 @@ export async function handleUpdate(
 }
 
 function applyPatch(
-  support: PatchSupport,
   info: ResourceInfo,
   type: string,
   current: KubeObject,
   patch: unknown,
 ): unknown {
   const result = type === "application/json-patch+json"
-    ? support.applyJsonPatch(current as Json, patch)
+    ? applyJsonPatch(current as Json, patch)
     : type === "application/merge-patch+json"
-    ? { _tag: "Right" as const, right: support.applyMergePatch(current as Json, patch as Json) }
-    : support.applyStrategicMergePatch(
+    ? { _tag: "Right" as const, right: applyMergePatch(current as Json, patch as Json) }
+    : applyStrategicMergePatch(
       current as Json,
       patch,
-      support.strategicSchemaFor(current.apiVersion ?? "", info.kind)!,
+      strategicSchemaFor(current.apiVersion ?? "", info.kind)!,
     );
-  if (result._tag === "Left") throw new ApiFailure(support.patchErrorStatus(result.left));
+  if (result._tag === "Left") throw new ApiFailure(patchErrorStatus(result.left));
   return result.right;
 }
 
@@ -243,16 +248,9 @@ export async function handlePatch(
       }, first),
     );
   }
-  const support = await loadPatchSupport();
   if (subresource === "scale") {
     const r = await admittedUpdate(ctx, info, namespace, name, (current) => ({
-      object: applyPatch(
-        support,
-        info,
-        type,
-        scaleOf(info, current) as unknown as KubeObject,
-        patch,
-      ),
+      object: applyPatch(info, type, scaleOf(info, current) as unknown as KubeObject, patch),
     }), { ...opts, unconditional: true, scale: true });
     return json(scaleOf(info, r.object));
   }
@@ -264,7 +262,7 @@ export async function handlePatch(
   };
   return respond(
     await admittedUpdate(ctx, info, namespace, name, (current) => ({
-      object: applyPatch(support, info, type, current, patch),
+      object: applyPatch(info, type, current, patch),
     }), uopts),
   );
 }

@@ -40,5 +40,4 @@ export {
 } from "./faults/mod.ts";
 
 // Recovery of a data directory the server refused to open.
-export type { DataDirError, RepairAction } from "./persistence/mod.ts";
-export { repairDataDir } from "./data_dir_repair.ts";
+export { type DataDirError, type RepairAction, repairDataDir } from "./persistence/mod.ts";

@@ -14,7 +14,8 @@ import { parseAccept, statusResponse } from "./http_util.ts";
 import { wantsPretty } from "./status_body.ts";
 import { serverVersion } from "./discovery.ts";
 import { groupVersionDocuments } from "./openapi_v3.ts";
-import { loadSwaggerSupport } from "./lazy_support.ts";
+import { swaggerV2 } from "./openapi/swagger_v2.ts";
+import { swaggerV2Protobuf } from "./openapi/swagger_v2_protobuf.ts";
 
 /** The content type kube-apiserver answers protobuf OpenAPI v2 requests with. */
 export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
@@ -27,7 +28,6 @@ interface Built {
 
 async function build(ctx: ServerContext): Promise<Built> {
   const docs = await groupVersionDocuments(ctx);
-  const { swaggerV2, swaggerV2Protobuf } = await loadSwaggerSupport();
   const doc = swaggerV2(docs.values(), serverVersion.gitVersion.replace(/-.*$/, ""));
   const json = JSON.stringify(doc);
   const digest = await crypto.subtle.digest("SHA-512", new TextEncoder().encode(json));

@@ -14,8 +14,14 @@ import type { ServerContext } from "./context.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { parseAccept, rawJson, statusResponse } from "./http_util.ts";
 import { wantsPretty } from "./status_body.ts";
-import type { GvResource, OpenApiDocument, Schema } from "./openapi/mod.ts";
-import { loadOpenApiSupport } from "./lazy_support.ts";
+import {
+  gvDocument,
+  type GvResource,
+  loadDocCatalog,
+  type OpenApiDocument,
+  type Schema,
+  schemaName,
+} from "./openapi/mod.ts";
 import { compareStrings } from "../core/compare_strings.ts";
 
 interface Built {
@@ -84,7 +90,6 @@ const COMMON = [
 export async function groupVersionDocuments(
   ctx: ServerContext,
 ): Promise<Map<string, OpenApiDocument>> {
-  const { gvDocument, loadDocCatalog, schemaName } = await loadOpenApiSupport();
   const served = groupVersions(ctx);
   const builtins = [...served.values()].flat().filter((r) => !r.info.isCustom)
     .map((r) => schemaName(r.info, false));

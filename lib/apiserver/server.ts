@@ -20,10 +20,13 @@ import { drainUnreadBodies } from "./http_util.ts";
 import { loadCel, mayHaveCelRules } from "./cel/load_cel.ts";
 import { installCrdController } from "./crd_controller.ts";
 import { createControllers } from "./controllers/controllers.ts";
-import { loadProcessKubelet } from "./controllers/load_process_kubelet.ts";
-import { PLACEHOLDER_CA_PEM } from "./tls/placeholder_ca.ts";
-import type { TlsMaterial } from "./tls/mod.ts";
-import { loadPersistenceSupport, loadTlsSupport } from "./lazy_support.ts";
+import { openDataDir, restoreCrds } from "./persistence/mod.ts";
+import {
+  generateCertificates,
+  loadOrCreateCertificates,
+  PLACEHOLDER_CA_PEM,
+  type TlsMaterial,
+} from "./tls/mod.ts";
 import { installAdmission } from "./admission/mod.ts";
 import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector } from "./faults/mod.ts";
@@ -60,13 +63,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       "Cannot run images as processes without tls: in-cluster clients speak HTTPS (set tls: true)",
     );
   }
-  const dataDir = options.dataDir;
-  const opened = dataDir === undefined
-    ? undefined
-    : (await loadPersistenceSupport()).openDataDir(dataDir, {
-      logger: options.logger,
-      compactAfterBytes: options.compactAfterBytes,
-    });
+  const opened = options.dataDir === undefined ? undefined : openDataDir(options.dataDir, {
+    logger: options.logger,
+    compactAfterBytes: options.compactAfterBytes,
+  });
   if (opened?._tag === "Left") throw new Error(opened.left.message);
   const data = opened?.right;
   const hostname = options.hostname ?? "127.0.0.1";
@@ -80,8 +80,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     tls = !options.tls
       ? undefined
       : options.dataDir !== undefined
-      ? await (await loadTlsSupport()).loadOrCreateCertificates(options.dataDir, { hosts })
-      : await (await loadTlsSupport()).generateCertificates({ hosts });
+      ? await loadOrCreateCertificates(options.dataDir, { hosts })
+      : await generateCertificates({ hosts });
     token = options.token ??
       (!tls
         ? undefined
@@ -101,7 +101,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     restored: data?.restored,
     journal: data?.journal,
   });
-  if (options.simulation && options.simulation.runImages) await loadProcessKubelet();
   const controllers = createControllers({
     gc: options.gc,
     simulation: options.simulation ?? (options.cluster ? {} : false),
@@ -136,7 +135,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return info ? storage.list(info.storageKey) : [];
     });
     if (stored.some((s) => mayHaveCelRules(JSON.stringify(s.object)))) await loadCel();
-    (await loadPersistenceSupport()).restoreCrds(ctx);
+    restoreCrds(ctx);
   }
   createBootstrapObjects(ctx);
   const counts: Record<string, number> = {};

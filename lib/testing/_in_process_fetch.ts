@@ -28,8 +28,6 @@ import {
 import { watchStream, type WatchStreamSettings } from "./_watch_stream.ts";
 import type { FaultBook, RequestFacts, RequestVerb } from "./test_api_faults.ts";
 import { loadBuiltinSchemas } from "../apiserver/builtin_admission.ts";
-import { providePatchSupport } from "../apiserver/lazy_support.ts";
-import * as patchSupport from "../apiserver/patch/mod.ts";
 
 /** What the in-process fetch works on. */
 export interface InProcessDeps {
@@ -85,8 +83,6 @@ const sleep = (scheduler: SchedulerLike, ms: number, signal: AbortSignal) =>
 /** Builds the fetch function of a test API. */
 export function inProcessFetch(deps: InProcessDeps): typeof fetch {
   const { ctx, faults } = deps;
-  // PATCH on virtual time completes in Promise callbacks alone: no import on the way.
-  providePatchSupport(patchSupport);
   // Built-in kinds are validated against their schemas, loaded once (started right away).
   const schemas = loadBuiltinSchemas(ctx.registry.all());
 

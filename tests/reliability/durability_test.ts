@@ -215,7 +215,7 @@ Deno.test("each damage case of the attack is refused naming the file, the offset
     assert.match(await refusal(), /wal\.log is missing beside snapshot .*--repair-wal=snapshot/);
     // The documented repair: keep the records before the damaged one.
     await Deno.writeFile(wal, flipped);
-    const repaired = await repairDataDir(dir, { type: "truncate", offset: last.start });
+    const repaired = repairDataDir(dir, { type: "truncate", offset: last.start });
     assert.equal(repaired._tag, "Right", repaired._tag === "Left" ? repaired.left.message : "");
     const s = await startApiServer({ dataDir: dir });
     const list = await (await fetch(`${s.url}/api/v1/namespaces/default/configmaps`)).json();

@@ -14,7 +14,7 @@ import { ApiFailure } from "../http_util.ts";
 import type { ServerContext } from "../context.ts";
 import { present } from "../context.ts";
 import type { ResourceInfo } from "../resource_info.ts";
-import { loadPatchSupport } from "../lazy_support.ts";
+import { applyJsonPatch } from "../patch/mod.ts";
 import type { AdmissionAttributes } from "./admission_attributes.ts";
 import { type CompiledWebhook, webhooksOf } from "./compiled_webhooks.ts";
 import { type Invocation, matchWebhook } from "./match_webhook.ts";
@@ -199,7 +199,6 @@ export async function admitMutating(
             } attempted to modify the object, which is not supported for this operation`,
           );
         }
-        const { applyJsonPatch } = await loadPatchSupport();
         const patched = applyJsonPatch(prepared.object as unknown as Json, r.patch);
         if (patched._tag === "Left") throw internal(patched.left.message);
         const next = defaults(inv.info)(patched.right as unknown as KubeObject);

@@ -17,8 +17,7 @@ import { simulatedNode, simulatedNodeName, simulatedNodeStatus } from "./simulat
 import { podFinished, podKey, podNodeName, podUnscheduled } from "./_pod_facts.ts";
 import { attempt } from "./_keyed_timers.ts";
 import { createSimulatedKubelet } from "./_simulated_kubelet.ts";
-import type { InClusterEndpoint } from "./_process_kubelet.ts";
-import { requireProcessKubelet } from "./load_process_kubelet.ts";
+import { createProcessKubelet, type InClusterEndpoint } from "./_process_kubelet.ts";
 import { type ImageMapping, parseImageMap } from "./image_map.ts";
 import type { ContainerLog } from "./container_logs.ts";
 
@@ -120,7 +119,7 @@ export function installSimulation(
     throw new Error("Cannot run images as processes: the simulation has no API endpoint");
   }
   const processes = images.right.length > 0 && endpoint
-    ? requireProcessKubelet().createProcessKubelet({
+    ? createProcessKubelet({
       images: images.right,
       endpoint,
       scheduler: options.scheduler ?? asyncScheduler,
