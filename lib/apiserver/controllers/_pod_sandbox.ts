@@ -8,7 +8,6 @@
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
 import { ContainerLog, pipeLines } from "./container_logs.ts";
-import { podVolumeFiles, type VolumeSourceLookup } from "./pod_volume_files.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
@@ -56,25 +55,6 @@ export function podSandboxes(): PodSandboxes {
  * `$KUBEFOLD_POD_ROOT/a/b`.
  */
 export const POD_ROOT_ENV = "KUBEFOLD_POD_ROOT";
-
-/** Writes the volume files of every container of `pod` under `root`; the missing source's message, if any. */
-export async function writeVolumeFiles(
-  pod: KubeObject,
-  root: string,
-  lookup: VolumeSourceLookup,
-): Promise<string | undefined> {
-  for (const spec of list(rec(pod.spec).containers)) {
-    const r = podVolumeFiles(pod, spec, lookup);
-    if (r.type === "missing") return r.message;
-    for (const f of r.files) {
-      if (!f.path.startsWith("/") || f.path.split("/").includes("..")) continue;
-      const path = `${root}${f.path}`;
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-      await Deno.writeFile(path, f.content, { mode: 0o600 });
-    }
-  }
-  return undefined;
-}
 
 /** What every container process inherits from the server's environment: `PATH`, `HOME`, ... */
 export function inheritedEnv(): Record<string, string> {

@@ -18,9 +18,9 @@ import {
   podSandboxes,
   type StartedProcess,
   startProcess,
-  writeVolumeFiles,
 } from "./_pod_sandbox.ts";
-import { type ContainerRunState, processPodStatus } from "./process_pod_status.ts";
+import { volumeWriter } from "./volume_writer.ts";
+import { podRunStatus } from "./process_pod_status.ts";
 import { probeOnce, type ProbeSpec, probeSpecOf, probeStep } from "./http_probe.ts";
 
 import type {
@@ -48,29 +48,12 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
   const timers = new KeyedTimers(options.scheduler);
   const exits = new Set<Promise<unknown>>();
   const backoffMs = options.backoffMs ?? 1_000;
+  const volumeSyncMs = options.volumeSyncMs ?? 1_000;
   const sandboxes = podSandboxes();
   const baseEnv = inheritedEnv();
 
   const write = (run: PodRun) =>
-    options.writeStatus(run.pod, (pod) =>
-      processPodStatus(
-        pod,
-        [...run.containers.values()].map((c): ContainerRunState => ({
-          name: c.name,
-          image: String(c.spec.image ?? ""),
-          restartCount: c.restartCount,
-          state: c.state.type === "running" && c.current
-            ? { ...c.state, ready: c.current.probes.ready }
-            : c.state,
-          ...(c.last ? { last: c.last } : {}),
-        })),
-        {
-          podIP: run.podIP,
-          hostIP: run.hostIP,
-          startedAtMs: run.startedAtMs,
-          nowMs: options.now(),
-        },
-      ));
+    options.writeStatus(run.pod, (pod) => podRunStatus(pod, run, options.now()));
 
   const note = (run: PodRun, c: Container, reason: string, message: string, warn = false) =>
     options.event(run.pod, {
@@ -258,16 +241,24 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
         sandboxes.create(pod, token, options.endpoint.caCert)
       ).then((sa) => {
         (run as { dir: string }).dir = sa.replace(/\/serviceaccount$/, "");
+        const volumes = options.volumeSource &&
+          volumeWriter(`${run.dir}/root`, options.volumeSource);
+        // As a kubelet's sync: keys that changed since reach the files (not subPath mounts).
+        const resync = () =>
+          timers.later(`volumes/${uid}`, volumeSyncMs, async () => {
+            if (pods.get(uid) !== run || run.stopping || !volumes) return;
+            await volumes.sync(pod).catch(() => {});
+            resync();
+          });
         const mountThenSpawn = async () => {
           if (pods.get(uid) !== run || run.stopping) return;
-          const missing = options.volumeSource &&
-            await writeVolumeFiles(pod, `${run.dir}/root`, options.volumeSource);
+          const mounted = await volumes?.sync(pod);
           if (pods.get(uid) !== run || run.stopping) return;
-          if (missing) {
+          if (mounted?.type === "missing") {
             // As a kubelet: the pod stays ContainerCreating and the mount is retried.
             options.event(pod, {
               reason: "FailedMount",
-              message: missing,
+              message: mounted.message,
               component: "kubelet",
               host: String(rec(pod.spec).nodeName ?? ""),
               type: "Warning",
@@ -277,6 +268,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
           }
           for (const c of run.containers.values()) spawn(run, c, sa);
           write(run);
+          if (volumes) resync();
         };
         return mountThenSpawn();
       }).catch(failed);
@@ -292,6 +284,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
             timers.cancel(`${k}/${uid}/${c.name}`);
           }
           timers.cancel(`mount/${uid}`);
+          timers.cancel(`volumes/${uid}`);
         }
         if (run.dir) void sandboxes.remove(`${run.dir}/serviceaccount`);
         then();

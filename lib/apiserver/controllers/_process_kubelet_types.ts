@@ -38,6 +38,8 @@ export interface ProcessKubeletOptions {
   readonly backoffMs?: number;
   /** Reads the Secrets and ConfigMaps of `secret` / `configMap` volumes (default: none). */
   readonly volumeSource?: VolumeSourceLookup;
+  /** How often a running pod's volumes are brought up to date; default 1,000 ms. */
+  readonly volumeSyncMs?: number;
 }
 
 /** A running instance of a container: its process, log and probe state. */

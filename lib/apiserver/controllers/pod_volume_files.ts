@@ -17,6 +17,8 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) 
 export interface VolumeFile {
   readonly path: string;
   readonly content: Uint8Array;
+  /** Mounted by `subPath`: written once, never updated. */
+  readonly subPath?: true;
 }
 
 /** What the files of a container's volumes are, or why they cannot be written yet. */
@@ -103,10 +105,11 @@ export function podVolumeFiles(
     const subPath = typeof mount.subPath === "string" && mount.subPath ? mount.subPath : undefined;
     for (const { key, path } of chosen) {
       if (subPath !== undefined && path !== subPath) continue;
-      files.push({
-        path: subPath !== undefined ? base : `${base}/${path}`,
-        content: values.get(key)!,
-      });
+      files.push(
+        subPath !== undefined
+          ? { path: base, content: values.get(key)!, subPath: true }
+          : { path: `${base}/${path}`, content: values.get(key)! },
+      );
     }
   }
   return { type: "files", files };

@@ -9,6 +9,7 @@ import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
 import { formatTime } from "../../core/time.ts";
 import { fakeDigest } from "./pod_status.ts";
+import type { PodRun } from "./_process_kubelet_types.ts";
 
 /** Where a container instance is. */
 export type ContainerState =
@@ -149,4 +150,37 @@ export function processPodStatus(
       lastState: c.last ? stateJson(c.last) : {},
     })),
   };
+}
+
+/**
+ * The status of a pod the process kubelet runs, from its run: each container's state (a
+ * running one's readiness from its probes), restarts and last termination.
+ *
+ * @example
+ * ```ts
+ * import { podRunStatus } from "./process_pod_status.ts";
+ * const run = {
+ *   uid: "u", pod: {}, dir: "", podIP: "127.0.0.2", hostIP: "127.0.0.1", startedAtMs: 0,
+ *   containers: new Map([["app", {
+ *     spec: { image: "app:1" }, name: "app", restartCount: 0,
+ *     state: { type: "waiting" as const, reason: "ContainerCreating" },
+ *   }]]),
+ * };
+ * podRunStatus({ metadata: { name: "p" } }, run, 0).phase; // "Pending"
+ * ```
+ */
+export function podRunStatus(pod: KubeObject, run: PodRun, nowMs: number): Obj {
+  return processPodStatus(
+    pod,
+    [...run.containers.values()].map((c): ContainerRunState => ({
+      name: c.name,
+      image: String(c.spec.image ?? ""),
+      restartCount: c.restartCount,
+      state: c.state.type === "running" && c.current
+        ? { ...c.state, ready: c.current.probes.ready }
+        : c.state,
+      ...(c.last ? { last: c.last } : {}),
+    })),
+    { podIP: run.podIP, hostIP: run.hostIP, startedAtMs: run.startedAtMs, nowMs },
+  );
 }

@@ -50,6 +50,12 @@ export interface SimulationOptions {
   readonly runImages?: string | readonly ImageMapping[];
   /** First restart back-off of a process that exited (doubling, up to 60 s); default 1,000 ms. */
   readonly processBackoffMs?: number;
+  /**
+   * How often a process pod's `secret` and `configMap` volumes are brought up to date with
+   * their objects (changed keys rewritten, removed ones deleted; `subPath` mounts never); the
+   * kubelet's sync period, up to a minute on a real node. Default 1,000 ms.
+   */
+  readonly volumeSyncMs?: number;
 }
 
 /** A running simulation. */
@@ -126,6 +132,7 @@ export function installSimulation(
       now: ctx.now,
       event,
       backoffMs: options.processBackoffMs,
+      volumeSyncMs: options.volumeSyncMs,
       volumeSource: (kind, namespace, name) =>
         ctx.storage.get(kind === "Secret" ? "/secrets" : "/configmaps", `${namespace}/${name}`)
           ?.object,

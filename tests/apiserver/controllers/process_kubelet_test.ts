@@ -50,6 +50,7 @@ Deno.test("pods that really run: environment, in-cluster client, readiness, logs
       podStartDelayMs: 0,
       runImages: `example.com/pod-app:*=${path}`,
       processBackoffMs: 100,
+      volumeSyncMs: 200,
     },
   });
   const kubectl = await createKubectl(server.kubeconfig);
@@ -181,6 +182,66 @@ Deno.test("pods that really run: environment, in-cluster client, readiness, logs
         assert.ok(
           Date.now() - t1 < 900,
           "a process that exits on SIGTERM is gone before its grace period",
+        );
+      },
+    );
+
+    await t.step(
+      "configMap volume files follow the ConfigMap (a changed key rewritten, an added one appears, a removed one goes); a subPath mount keeps its first content",
+      async () => {
+        const created = await kubectl.run([
+          "create",
+          "configmap",
+          "greeting",
+          "--from-literal=message=hello",
+        ]);
+        assert.equal(created.code, 0, created.stderr);
+        const p = pod("reader", [
+          "--watch-file=/etc/greeting/message",
+          "--watch-file=/etc/greeting/extra",
+          "--watch-file=/etc/fixed",
+        ], {
+          volumeMounts: [
+            { name: "greeting", mountPath: "/etc/greeting" },
+            { name: "greeting", mountPath: "/etc/fixed", subPath: "message" },
+          ],
+        });
+        const withVolume = {
+          ...p,
+          spec: { ...p.spec, volumes: [{ name: "greeting", configMap: { name: "greeting" } }] },
+        };
+        assert.equal((await apply(withVolume)).code, 0);
+        const logs = async () => (await kubectl.run(["logs", "reader"])).stdout;
+        const has = (line: string) => async () => (await logs()).split("\n").includes(line);
+        await until("the first content", has("file /etc/greeting/message=hello"));
+        assert.ok(await has("file /etc/greeting/extra missing")());
+        assert.ok(await has("file /etc/fixed=hello")());
+        const patch = (type: string, body: unknown) =>
+          kubectl.run([
+            "patch",
+            "configmap",
+            "greeting",
+            "--type",
+            type,
+            "-p",
+            JSON.stringify(body),
+          ]);
+        assert.equal(
+          (await patch("merge", { data: { message: "bonjour", extra: "new" } })).code,
+          0,
+        );
+        await until("the changed key", has("file /etc/greeting/message=bonjour"));
+        await until("the added key", has("file /etc/greeting/extra=new"));
+        assert.equal((await patch("json", [{ op: "remove", path: "/data/extra" }])).code, 0);
+        await until(
+          "the removed key gone",
+          async () =>
+            (await logs()).split("\n").filter((l) => l === "file /etc/greeting/extra missing")
+              .length === 2,
+        );
+        assert.ok(
+          !(await logs()).includes("file /etc/fixed=bonjour"),
+          "subPath mounts get no updates",
         );
       },
     );

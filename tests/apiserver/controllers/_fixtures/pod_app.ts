@@ -13,6 +13,7 @@ const flags = parseArgs({
     "exit-code": { type: "string" },
     "unhealthy-after-ms": { type: "string" },
     "ignore-sigterm": { type: "boolean" },
+    "watch-file": { type: "string", multiple: true },
   },
 }).values;
 const started = Date.now();
@@ -54,3 +55,19 @@ if (flags["exit-after-ms"]) {
   }, Number(flags["exit-after-ms"]));
 }
 setInterval(() => console.log(`tick ${Date.now() - started}`), 200);
+// Volume files, as the container sees them at PATH: printed whenever they change.
+const seen = new Map<string, string>();
+const watchFiles = () => {
+  for (const path of flags["watch-file"] ?? []) {
+    let now: string;
+    try {
+      now = `file ${path}=${Deno.readTextFileSync(`${env.KUBEFOLD_POD_ROOT}${path}`)}`;
+    } catch {
+      now = `file ${path} missing`;
+    }
+    if (seen.get(path) !== now) console.log(now);
+    seen.set(path, now);
+  }
+};
+watchFiles();
+setInterval(watchFiles, 100);
