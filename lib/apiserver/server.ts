@@ -28,6 +28,7 @@ import {
   type TlsMaterial,
 } from "./tls/mod.ts";
 import { installAdmission } from "./admission/mod.ts";
+import { serveReloadableTls } from "./tls/reloadable_tls.ts";
 import { generateAdminToken, loadOrCreateAdminToken } from "./admin_token.ts";
 import { createFaultInjector } from "./faults/mod.ts";
 import { loadBuiltinSchemas } from "./builtin_admission.ts";
@@ -202,17 +203,29 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     });
     return res;
   };
-  const serve = () =>
-    Deno.serve({
+  // HTTPS through a TLS terminator in front of a plain server: Deno.serve's own TLS holds
+  // responses over ~1.5 KB for a delayed ACK (~40 ms each; see reloadable_tls.ts).
+  const serve = async (): Promise<() => Promise<void>> => {
+    if (tls) {
+      const front = await serveReloadableTls(
+        { hostname, port: options.port ?? 0, alpnProtocols: ["h2", "http/1.1"] },
+        { cert: tls.cert, key: tls.key },
+        handler,
+      );
+      resolve({ transport: "tcp", hostname, port: front.port });
+      return () => front.close();
+    }
+    const plain = Deno.serve({
       port: options.port ?? 0,
       hostname,
       onListen: (addr) => resolve(addr as Deno.NetAddr),
       onError: () => new Response("internal error", { status: 500 }),
-      ...(tls ? { cert: tls.cert, key: tls.key } : {}),
     }, handler);
-  let server: Deno.HttpServer;
+    return () => plain.shutdown();
+  };
+  let stopServing: () => Promise<void>;
   try {
-    server = serve();
+    stopServing = await serve();
   } catch (e) {
     faults.close();
     yamlParser.close();
@@ -232,7 +245,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     await running.close();
     for (const close of [...active]) close();
     yamlParser.close();
-    await server.shutdown();
+    await stopServing();
     caller.close();
     data?.close();
   };

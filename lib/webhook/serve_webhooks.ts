@@ -16,7 +16,11 @@ import {
 import { handleAdmissionReview, type ReviewAnswer } from "./handle_admission_review.ts";
 import { handleConversionReview } from "./handle_conversion_review.ts";
 import { createWebhookMetrics, type WebhookMetrics } from "./webhook_metrics.ts";
-import { type CertPair, type ReloadableTls, serveReloadableTls } from "./_reloadable_tls.ts";
+import {
+  type CertPair,
+  type ReloadableTls,
+  serveReloadableTls,
+} from "../apiserver/tls/reloadable_tls.ts";
 import { parseGoDuration } from "./parse_go_duration.ts";
 
 /** Options of {@link serveWebhooks}. */
