@@ -6,10 +6,12 @@
  * `stripManagedFields` and with the opt-in `shareManagedFields` (for the record).
  *
  * Run: `deno run -A --v8-flags=--expose-gc tests/bench/informer_bench.ts [PODS EVENTS ROUNDS]`
- * (prints a table; the issue's size is `100000 200000 3`). Each run is a fresh process (A B C D
- * per round, each after a warm-up on a small fixture), so no run pays for the garbage or the heap
- * sizing another left behind; `--same-process` runs them all in this one instead (interleaved,
- * as before: the ratio then moves with the order of the runs).
+ * (prints a table; the issue's size is `100000 200000 3`). Each run is a fresh process (every
+ * variant once per round, the order rotated each round, each after a warm-up on a small
+ * fixture), so no run pays for the garbage or the heap sizing another left behind;
+ * `--same-process` runs them all in this one instead (the ratio then moves with the order of the
+ * runs). Besides the ratio of the medians (the verdict), `paired` is the median of each round's
+ * ratio to that round's baseline: less moved by the host's speed drifting between rounds.
  * Under `deno bench` it registers a small-size variant instead.
  */
 import * as rx from "npm:rxjs@7.8.2";
@@ -290,6 +292,9 @@ async function measure(run: () => Promise<unknown>): Promise<Sample> {
   return { ms, heap };
 }
 
+/** `xs` rotated left by `r`: round r of the benchmark starts with the r-th variant. */
+const rotated = <T>(xs: readonly T[], r: number): T[] => xs.map((_, i) => xs[(i + r) % xs.length]);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 type Variant = "baseline" | "plain" | "pipeline" | "stripped" | "shared";
@@ -358,17 +363,17 @@ async function report(
     shared: [],
   };
   const served = sameProcess ? fixture(pods, events) : undefined;
-  if (served) {
-    const srv = serve(served);
-    for (let r = 0; r < rounds; r++) {
-      for (const v of VARIANTS) runs[v].push(await measure(runOf(v, srv.url, events)));
-    }
-    await srv.close();
-  } else {
-    for (let r = 0; r < rounds; r++) {
-      for (const v of VARIANTS) runs[v].push(await sampleApart(v, pods, events));
+  const srv = served ? serve(served) : undefined;
+  for (let r = 0; r < rounds; r++) {
+    // The order rotates each round, so no variant always runs first or last (in a drift of the
+    // host's speed, or after the same neighbour).
+    for (const v of rotated(VARIANTS, r)) {
+      runs[v].push(
+        srv ? await measure(runOf(v, srv.url, events)) : await sampleApart(v, pods, events),
+      );
     }
   }
+  await srv?.close();
   // Apart, each child made its own fixture: this one, built after them, gives the header's sizes.
   const f = served ?? fixture(pods, events);
   if (Deno.env.get("BENCH_DEBUG")) console.log(JSON.stringify(runs));
@@ -376,16 +381,21 @@ async function report(
     ms: median(runs.baseline.map((s) => s.ms)),
     heap: median(runs.baseline.map((s) => s.heap)),
   };
-  const row = (name: string, ms: number, heap: number, timeMax: number, heapMax: number) => {
+  // Paired: each round's run against that round's baseline, then the median of those ratios —
+  // the host's speed drifts by +-20% over minutes, and a round's runs are minutes apart at most.
+  const paired = (xs: readonly Sample[]) =>
+    median(xs.map((x, i) => x.ms / runs.baseline[i].ms)).toFixed(2).padStart(6);
+  const row = (name: string, xs: readonly Sample[], timeMax: number, heapMax: number) => {
+    const ms = median(xs.map((x) => x.ms)), heap = median(xs.map((x) => x.heap));
     const tr = ms / base.ms, hr = heap / base.heap;
     const pass = tr <= timeMax && hr <= heapMax;
     const max = (m: number) => m === Infinity ? "       " : `(<=${m})`;
     console.log(
       `| ${name.padEnd(30)} | ${ms.toFixed(0).padStart(7)} | ${
         (heap / 2 ** 20).toFixed(1).padStart(8)
-      } | ${tr.toFixed(2).padStart(5)} ${max(timeMax)} | ${hr.toFixed(2).padStart(5)} ${
-        max(heapMax)
-      } | ${timeMax === Infinity ? "-   " : pass ? "PASS" : "FAIL"} |`,
+      } | ${tr.toFixed(2).padStart(5)} ${max(timeMax)} | ${paired(xs)} | ${
+        hr.toFixed(2).padStart(5)
+      } ${max(heapMax)} | ${timeMax === Infinity ? "-   " : pass ? "PASS" : "FAIL"} |`,
     );
     return pass;
   };
@@ -397,47 +407,23 @@ async function report(
     }; gc exposed: ${"gc" in globalThis}`,
   );
   console.log(
-    "| run                            |   ms    | heap MiB | time ratio   | heap ratio   | result |",
+    "| run                            |   ms    | heap MiB | time ratio   | paired | heap ratio   | result |",
   );
   console.log(
-    "|--------------------------------|---------|----------|--------------|--------------|--------|",
+    "|--------------------------------|---------|----------|--------------|--------|--------------|--------|",
   );
   console.log(
     `| ${"fetch + JSON.parse + Map".padEnd(30)} | ${base.ms.toFixed(0).padStart(7)} | ${
       (base.heap / 2 ** 20).toFixed(1).padStart(8)
-    } |         1.00 |         1.00 | -      |`,
+    } |         1.00 |   1.00 |         1.00 | -      |`,
   );
   const p = runs.pipeline, s = runs.stripped, sh = runs.shared, pl = runs.plain;
   // Like for like: the informer's store with no indexes against the baseline's bare Map.
-  const ok0 = row(
-    "listWatch+store, no indexes",
-    median(pl.map((x) => x.ms)),
-    median(pl.map((x) => x.heap)),
-    1.05,
-    1.2,
-  );
-  const ok1 = row(
-    "listWatch+store, 3 indexes",
-    median(p.map((x) => x.ms)),
-    median(p.map((x) => x.heap)),
-    1.05,
-    1.2,
-  );
-  const ok2 = row(
-    "... + stripManagedFields",
-    median(s.map((x) => x.ms)),
-    median(s.map((x) => x.heap)),
-    1.05,
-    0.7,
-  );
+  const ok0 = row("listWatch+store, no indexes", pl, 1.05, 1.2);
+  const ok1 = row("listWatch+store, 3 indexes", p, 1.05, 1.2);
+  const ok2 = row("... + stripManagedFields", s, 1.05, 0.7);
   // Opt-in: less heap when trees repeat, for the cost of serializing every tree.
-  row(
-    "... + shareManagedFields: true",
-    median(sh.map((x) => x.ms)),
-    median(sh.map((x) => x.heap)),
-    Infinity,
-    Infinity,
-  );
+  row("... + shareManagedFields: true", sh, Infinity, Infinity);
   return ok0 && ok1 && ok2;
 }
 
