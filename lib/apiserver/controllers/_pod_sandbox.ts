@@ -6,12 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
 import { ContainerLog, pipeLines } from "./container_logs.ts";
-
-type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** Where pods' directories go, made on first use and removed with {@link PodSandboxes.close}. */
 export interface PodSandboxes {
