@@ -3,7 +3,8 @@
  * that really run: the certificate Secret and `caBundle` wired, the manager pod serving its
  * webhooks on the pod's IP, the API server calling them through the webhook Service (its
  * Endpoints), so the real kubectl is denied, defaulted and converted by the deployed operator;
- * a second deploy keeps the certificate; `undeploy` removes the configurations.
+ * a second deploy keeps the certificate; `undeploy` removes the configurations. Two replicas:
+ * each serves its webhooks on its own pod IP (both behind the Service), one leads.
  */
 import assert from "node:assert/strict";
 import { startCluster } from "../../lib/cluster/mod.ts";
@@ -26,7 +27,7 @@ export const operator = defineOperator({
   crds: [podSetCrdV1],
   controllers: [podSetController],
   webhooks: podSetWebhooks,
-  replicas: 1,
+  replicas: 2,
 });
 `,
   );
@@ -91,12 +92,13 @@ Deno.test({
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout);
     };
-    const managerReady = async () => {
+    const managersReady = async () => {
       const pods = (await json("get", "pods", "-n", NS, "-l", "control-plane=controller-manager"))
         .items as { status: { conditions?: { type: string; status: string }[] } }[];
-      return pods.some((p) =>
-        p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True")
-      ) || undefined;
+      return (pods.length === 2 &&
+        pods.every((p) =>
+          p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True")
+        )) || undefined;
     };
     try {
       const deployed = await cli("deploy");
@@ -130,10 +132,19 @@ Deno.test({
         "podset-operator-webhook-service",
       );
 
-      await until("the manager pod is Ready", managerReady, 60_000);
+      await until("both manager pods are Ready", managersReady, 60_000);
       const endpoints = await json("get", "endpoints", "-n", NS, "podset-operator-webhook-service");
-      const [pod] = (await json("get", "pods", "-n", NS)).items;
-      assert.equal(endpoints.subsets[0].addresses[0].ip, pod.status.podIP);
+      const pods = (await json("get", "pods", "-n", NS)).items as {
+        metadata: { name: string };
+        status: { podIP: string };
+      }[];
+      const ips = pods.map((p) => p.status.podIP).sort();
+      assert.equal(new Set(ips).size, 2, "each replica has its own IP");
+      assert.deepEqual(
+        endpoints.subsets[0].addresses.map((a: { ip: string }) => a.ip).sort(),
+        ips,
+        "both replicas serve behind the webhook Service",
+      );
       assert.equal(endpoints.subsets[0].ports[0].port, 9443);
 
       const denied = await kubectl.run(["apply", "-f", "-"], { stdin: podSet("bare", {}) });
@@ -156,8 +167,14 @@ Deno.test({
           (await json("get", "pods", "-n", "default", "-l", "app=web")).items.length === 2 ||
           undefined,
       );
-      const logs = await kubectl.run(["logs", "-n", NS, pod.metadata.name]);
-      assert.match(logs.stdout, /"msg":"manager started".*"webhooks":"https:/);
+      for (const p of pods) {
+        const logs = await kubectl.run(["logs", "-n", NS, p.metadata.name]);
+        assert.match(
+          logs.stdout,
+          new RegExp(`"msg":"manager started".*"webhooks":"https://${p.status.podIP}:9443`),
+          `${p.metadata.name} serves its webhooks on its own IP`,
+        );
+      }
 
       const again = await cli("deploy");
       assert.match(
