@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, isPlainObject } from "../core/object.ts";
 import { type FieldError, invalid } from "../core/status.ts";
 import { ApiFailure, fail, json } from "./http_util.ts";
 import { requestObject } from "./handle_write.ts";
@@ -23,7 +23,6 @@ export type CreateHandler = (
 ) => Promise<Response>;
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []);
 
@@ -43,7 +42,7 @@ function reviewAttributes(kind: string, spec: Obj, user: UserInfo): RequestAttri
     }]);
   }
   if (isPlainObject(n)) return { type: "nonResource", user, verb: str(n.verb), path: str(n.path) };
-  const a = rec(r);
+  const a = asRecord(r);
   return {
     type: "resource",
     user,
@@ -74,7 +73,7 @@ async function reviewBody(
   kind: string,
   group: string,
 ): Promise<Obj> {
-  const body = rec(await requestObject(ctx, req));
+  const body = asRecord(await requestObject(ctx, req));
   if (body.kind !== undefined && body.kind !== kind) {
     fail(
       "BadRequest",
@@ -90,7 +89,7 @@ const accessStatus = (allowed: boolean, reason: string): Obj => ({
 });
 
 const userOfSpec = (spec: Obj): UserInfo => {
-  const extra = rec(spec.extra);
+  const extra = asRecord(spec.extra);
   return {
     name: str(spec.user),
     groups: strings(spec.groups),
@@ -128,12 +127,12 @@ export function reviewHandlers(
   const az = "authorization.k8s.io", an = "authentication.k8s.io";
   const selfAccess: CreateHandler = async (req, _ns, user) => {
     const body = await reviewBody(ctx, req, "SelfSubjectAccessReview", az);
-    const d = access.decide(reviewAttributes("SelfSubjectAccessReview", rec(body.spec), user));
+    const d = access.decide(reviewAttributes("SelfSubjectAccessReview", asRecord(body.spec), user));
     return answer(body, accessStatus(d.allowed, d.reason));
   };
   const subjectAccess = (kind: string): CreateHandler => async (req, ns) => {
     const body = await reviewBody(ctx, req, kind, az);
-    const spec = { ...rec(body.spec) };
+    const spec = { ...asRecord(body.spec) };
     if (!str(spec.user) && strings(spec.groups).length === 0) {
       reject(kind, az, [{
         type: "FieldValueInvalid",
@@ -153,7 +152,7 @@ export function reviewHandlers(
   };
   const selfRules: CreateHandler = async (req, _ns, user) => {
     const body = await reviewBody(ctx, req, "SelfSubjectRulesReview", az);
-    const namespace = str(rec(body.spec).namespace);
+    const namespace = str(asRecord(body.spec).namespace);
     const rules = rulesFor(policy, user, namespace);
     return answer(body, {
       resourceRules: rules.resourceRules,
@@ -164,7 +163,7 @@ export function reviewHandlers(
   };
   const tokenReview: CreateHandler = async (req) => {
     const body = await reviewBody(ctx, req, "TokenReview", an);
-    const spec = rec(body.spec);
+    const spec = asRecord(body.spec);
     const r = await access.authenticator.token(str(spec.token), strings(spec.audiences));
     return answer(
       body,

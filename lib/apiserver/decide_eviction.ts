@@ -5,12 +5,11 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, isPlainObject } from "../core/object.ts";
 import { failure, type Status } from "../core/status.ts";
 import { fromLabelSelectorObject, matchesLabels } from "../core/label_selector.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 
 /** The outcome of an eviction request. */
@@ -22,14 +21,14 @@ export type EvictionDecision =
 
 /** Whether a pod's Ready condition is True. */
 function podReady(pod: KubeObject): boolean {
-  const conds = rec(pod.status).conditions;
+  const conds = asRecord(pod.status).conditions;
   return Array.isArray(conds) &&
     conds.some((c) => isPlainObject(c) && c.type === "Ready" && c.status === "True");
 }
 
 /** Terminal, pending or already deleting pods have disrupted nothing more by going. */
 function canIgnoreBudget(pod: KubeObject): boolean {
-  const phase = rec(pod.status).phase;
+  const phase = asRecord(pod.status).phase;
   return phase === "Succeeded" || phase === "Failed" || phase === "Pending" ||
     !!pod.metadata?.deletionTimestamp;
 }
@@ -38,7 +37,7 @@ function canIgnoreBudget(pod: KubeObject): boolean {
 export function budgetsOf(pod: KubeObject, pdbs: readonly KubeObject[]): KubeObject[] {
   return pdbs.filter((pdb) => {
     if (pdb.metadata?.namespace !== pod.metadata?.namespace) return false;
-    const sel = rec(pdb.spec).selector;
+    const sel = asRecord(pdb.spec).selector;
     if (!isPlainObject(sel)) return false;
     const parsed = fromLabelSelectorObject(sel);
     if (parsed._tag === "Left" || parsed.right.length === 0) return false;
@@ -92,7 +91,7 @@ export function decideEviction(
   if (budgets.length === 0) return { type: "delete" };
   const pdb = budgets[0];
   const name = pdb.metadata!.name!;
-  const status = rec(pdb.status);
+  const status = asRecord(pdb.status);
   if (
     !podReady(pod) && num(status.currentHealthy) >= num(status.desiredHealthy) &&
     num(status.desiredHealthy) > 0
@@ -134,7 +133,7 @@ export function decideEviction(
   const next: Obj = {
     ...status,
     disruptionsAllowed: allowed - 1,
-    disruptedPods: { ...rec(status.disruptedPods), [pod.metadata!.name!]: now },
+    disruptedPods: { ...asRecord(status.disruptedPods), [pod.metadata!.name!]: now },
   };
   if (allowed - 1 === 0) {
     const conds = Array.isArray(status.conditions) ? status.conditions.filter(isPlainObject) : [];

@@ -6,16 +6,13 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, isPlainObject, plainObjects } from "../core/object.ts";
 import { formatTime } from "../core/time.ts";
 import { formatLabelSelector, fromLabelSelectorObject } from "../core/label_selector.ts";
 import type { TableColumn } from "./resource_info.ts";
 import { ageColumn } from "./resource_info.ts";
 import { col } from "./resource_spec.ts";
 
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Record<string, unknown>[] =>
-  Array.isArray(v) ? v.filter(isPlainObject) : [];
 const text = (v: unknown, empty = "") => (v === undefined || v === null ? empty : String(v));
 
 /** `RWO,ROX,RWX,RWOP` as `helper.GetAccessModesAsString` abbreviates access modes. */
@@ -39,7 +36,7 @@ export function selectorText(selector: unknown): string {
 }
 
 const phaseOr = (o: KubeObject) =>
-  o.metadata?.deletionTimestamp ? "Terminating" : text(rec(o.status).phase);
+  o.metadata?.deletionTimestamp ? "Terminating" : text(asRecord(o.status).phase);
 
 const unsetOr = (v: unknown) => (typeof v === "string" && v !== "" ? v : "<unset>");
 
@@ -58,13 +55,13 @@ export const createdAtColumns: TableColumn[] = [{
 
 /** The subjects of a binding, by kind, as `rbac.SubjectsStrings` lists them. */
 function subjects(o: KubeObject, kind: string): string {
-  return list(o.subjects).filter((s) => s.kind === kind).map((s) =>
+  return plainObjects(o.subjects).filter((s) => s.kind === kind).map((s) =>
     kind === "ServiceAccount" ? `${text(s.namespace)}:${text(s.name)}` : text(s.name)
   ).join(", ");
 }
 
 const bindingColumns: TableColumn[] = [
-  col("Role", (o) => `${text(rec(o.roleRef).kind)}/${text(rec(o.roleRef).name)}`),
+  col("Role", (o) => `${text(asRecord(o.roleRef).kind)}/${text(asRecord(o.roleRef).name)}`),
   ageColumn,
   col("Users", (o) => subjects(o, "User"), "string", 1),
   col("Groups", (o) => subjects(o, "Group"), "string", 1),
@@ -73,15 +70,16 @@ const bindingColumns: TableColumn[] = [
 
 /** The TARGETS cell of an autoscaling/v2 HorizontalPodAutoscaler (`formatHPAMetrics`). */
 function hpaTargets(o: KubeObject): string {
-  const specs = list(rec(o.spec).metrics);
+  const specs = plainObjects(asRecord(o.spec).metrics);
   if (specs.length === 0) return "<none>";
-  const statuses = list(rec(o.status).currentMetrics);
+  const statuses = plainObjects(asRecord(o.status).currentMetrics);
   const items = specs.map((m, i) => {
     const type = text(m.type);
-    const source = rec(m[type.charAt(0).toLowerCase() + type.slice(1)]);
-    const target = rec(source.target);
-    const current = rec(rec(statuses[i])[type.charAt(0).toLowerCase() + type.slice(1)]).current;
-    const cur = rec(current);
+    const source = asRecord(m[type.charAt(0).toLowerCase() + type.slice(1)]);
+    const target = asRecord(source.target);
+    const current =
+      asRecord(asRecord(statuses[i])[type.charAt(0).toLowerCase() + type.slice(1)]).current;
+    const cur = asRecord(current);
     if (type === "Resource" || type === "ContainerResource") {
       if (target.averageValue !== undefined) {
         return `${text(source.name)}: ${text(cur.averageValue, "<unknown>")}/${
@@ -113,21 +111,21 @@ function hpaTargets(o: KubeObject): string {
 
 /** `used/hard` pairs of a ResourceQuota, split into requests and limits. */
 function quotaCell(o: KubeObject, limits: boolean): string {
-  const status = rec(o.status), hard = rec(status.hard), used = rec(status.used);
+  const status = asRecord(o.status), hard = asRecord(status.hard), used = asRecord(status.used);
   return Object.keys(hard).sort()
     .filter((k) => k.startsWith("limits.") === limits)
     .map((k) => `${k}: ${text(used[k], "0")}/${text(hard[k])}`).join(", ");
 }
 
 const hosts = (o: KubeObject): string => {
-  const rules = list(rec(o.spec).rules);
+  const rules = plainObjects(asRecord(o.spec).rules);
   const named = rules.map((r) => text(r.host)).filter((h) => h).slice(0, 3);
   if (named.length === 0) return "*";
   return rules.length > 3 ? `${named.join(",")} + ${rules.length - 3} more...` : named.join(",");
 };
 
 const ingressAddress = (o: KubeObject): string => {
-  const all = list(rec(rec(o.status).loadBalancer).ingress)
+  const all = plainObjects(asRecord(asRecord(o.status).loadBalancer).ingress)
     .map((i) => text(i.ip) || text(i.hostname)).filter((x) => x);
   const joined = [...new Set(all)].sort().join(",");
   return joined.length > 16 ? `${joined.slice(0, 13)}...` : joined;
@@ -135,7 +133,7 @@ const ingressAddress = (o: KubeObject): string => {
 
 /** The AVAILABLE cell of an APIService: `True`, or `False (reason)`. */
 function apiServiceAvailable(o: KubeObject): string {
-  const cond = list(rec(o.status).conditions).find((c) => c.type === "Available");
+  const cond = plainObjects(asRecord(o.status).conditions).find((c) => c.type === "Available");
   if (!cond) return "Unknown";
   return cond.status === "True" ? "True" : `${text(cond.status)} (${text(cond.reason)})`;
 }
@@ -152,29 +150,34 @@ function apiServiceAvailable(o: KubeObject): string {
  */
 export const groupKindColumns = {
   persistentvolumes: [
-    col("Capacity", (o) => text(rec(rec(o.spec).capacity).storage)),
-    col("Access Modes", (o) => accessModesText(rec(o.spec).accessModes)),
-    col("Reclaim Policy", (o) => text(rec(o.spec).persistentVolumeReclaimPolicy)),
+    col("Capacity", (o) => text(asRecord(asRecord(o.spec).capacity).storage)),
+    col("Access Modes", (o) => accessModesText(asRecord(o.spec).accessModes)),
+    col("Reclaim Policy", (o) => text(asRecord(o.spec).persistentVolumeReclaimPolicy)),
     col("Status", phaseOr),
     col("Claim", (o) => {
-      const ref = rec(rec(o.spec).claimRef);
+      const ref = asRecord(asRecord(o.spec).claimRef);
       return ref.name === undefined ? "" : `${text(ref.namespace)}/${text(ref.name)}`;
     }),
-    col("StorageClass", (o) => text(rec(o.spec).storageClassName)),
-    col("VolumeAttributesClass", (o) => unsetOr(rec(o.spec).volumeAttributesClassName)),
-    col("Reason", (o) => text(rec(o.status).reason)),
+    col("StorageClass", (o) => text(asRecord(o.spec).storageClassName)),
+    col("VolumeAttributesClass", (o) => unsetOr(asRecord(o.spec).volumeAttributesClassName)),
+    col("Reason", (o) => text(asRecord(o.status).reason)),
   ],
-  persistentvolumesWide: [col("VolumeMode", (o) => unsetOr(rec(o.spec).volumeMode), "string", 1)],
+  persistentvolumesWide: [
+    col("VolumeMode", (o) => unsetOr(asRecord(o.spec).volumeMode), "string", 1),
+  ],
   persistentvolumeclaims: [
     col("Status", phaseOr),
-    col("Volume", (o) => text(rec(o.spec).volumeName)),
-    col("Capacity", (o) => rec(o.spec).volumeName ? text(rec(rec(o.status).capacity).storage) : ""),
+    col("Volume", (o) => text(asRecord(o.spec).volumeName)),
+    col(
+      "Capacity",
+      (o) => asRecord(o.spec).volumeName ? text(asRecord(asRecord(o.status).capacity).storage) : "",
+    ),
     col(
       "Access Modes",
-      (o) => rec(o.spec).volumeName ? accessModesText(rec(o.status).accessModes) : "",
+      (o) => asRecord(o.spec).volumeName ? accessModesText(asRecord(o.status).accessModes) : "",
     ),
-    col("StorageClass", (o) => text(rec(o.spec).storageClassName)),
-    col("VolumeAttributesClass", (o) => unsetOr(rec(o.spec).volumeAttributesClassName)),
+    col("StorageClass", (o) => text(asRecord(o.spec).storageClassName)),
+    col("VolumeAttributesClass", (o) => unsetOr(asRecord(o.spec).volumeAttributesClassName)),
   ],
   storageclasses: [
     col("Provisioner", (o) => text(o.provisioner)),
@@ -182,37 +185,41 @@ export const groupKindColumns = {
     col("VolumeBindingMode", (o) => text(o.volumeBindingMode, "Immediate")),
     col("AllowVolumeExpansion", (o) => o.allowVolumeExpansion === true),
   ],
-  serviceaccounts: [col("Secrets", (o) => list(o.secrets).length, "integer")],
+  serviceaccounts: [col("Secrets", (o) => plainObjects(o.secrets).length, "integer")],
   bindings: bindingColumns,
   ingresses: [
-    col("Class", (o) => text(rec(o.spec).ingressClassName, "<none>")),
+    col("Class", (o) => text(asRecord(o.spec).ingressClassName, "<none>")),
     col("Hosts", hosts),
     col("Address", ingressAddress),
-    col("Ports", (o) => (list(rec(o.spec).tls).length ? "80, 443" : "80")),
+    col("Ports", (o) => (plainObjects(asRecord(o.spec).tls).length ? "80, 443" : "80")),
   ],
   ingressclasses: [
-    col("Controller", (o) => text(rec(o.spec).controller)),
+    col("Controller", (o) => text(asRecord(o.spec).controller)),
     col("Parameters", (o) => {
-      const p = rec(rec(o.spec).parameters);
+      const p = asRecord(asRecord(o.spec).parameters);
       if (p.kind === undefined) return "<none>";
       return `${text(p.kind)}${p.apiGroup ? `.${text(p.apiGroup)}` : ""}/${text(p.name)}`;
     }),
   ],
-  networkpolicies: [col("Pod-Selector", (o) => selectorText(rec(o.spec).podSelector ?? {}))],
+  networkpolicies: [col("Pod-Selector", (o) => selectorText(asRecord(o.spec).podSelector ?? {}))],
   poddisruptionbudgets: [
-    col("Min Available", (o) => text(rec(o.spec).minAvailable, "N/A")),
-    col("Max Unavailable", (o) => text(rec(o.spec).maxUnavailable, "N/A")),
-    col("Allowed Disruptions", (o) => Number(rec(o.status).disruptionsAllowed ?? 0), "integer"),
+    col("Min Available", (o) => text(asRecord(o.spec).minAvailable, "N/A")),
+    col("Max Unavailable", (o) => text(asRecord(o.spec).maxUnavailable, "N/A")),
+    col(
+      "Allowed Disruptions",
+      (o) => Number(asRecord(o.status).disruptionsAllowed ?? 0),
+      "integer",
+    ),
   ],
   horizontalpodautoscalers: [
     col("Reference", (o) => {
-      const ref = rec(rec(o.spec).scaleTargetRef);
+      const ref = asRecord(asRecord(o.spec).scaleTargetRef);
       return `${text(ref.kind)}/${text(ref.name)}`;
     }),
     col("Targets", hpaTargets),
-    col("MinPods", (o) => text(rec(o.spec).minReplicas, "<unset>")),
-    col("MaxPods", (o) => Number(rec(o.spec).maxReplicas ?? 0), "integer"),
-    col("Replicas", (o) => Number(rec(o.status).currentReplicas ?? 0), "integer"),
+    col("MinPods", (o) => text(asRecord(o.spec).minReplicas, "<unset>")),
+    col("MaxPods", (o) => Number(asRecord(o.spec).maxReplicas ?? 0), "integer"),
+    col("Replicas", (o) => Number(asRecord(o.status).currentReplicas ?? 0), "integer"),
   ],
   priorityclasses: [
     col("Value", (o) => Number(o.value ?? 0), "integer"),
@@ -226,7 +233,7 @@ export const groupKindColumns = {
   ],
   apiservices: [
     col("Service", (o) => {
-      const svc = rec(rec(o.spec).service);
+      const svc = asRecord(asRecord(o.spec).service);
       return svc.name === undefined ? "Local" : `${text(svc.namespace)}/${text(svc.name)}`;
     }),
     col("Available", apiServiceAvailable),

@@ -6,7 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { isPlainObject, plainObjects } from "../core/object.ts";
 import { formatTime } from "../core/time.ts";
 import type { KindHooks, ServerContext } from "./context.ts";
 import {
@@ -17,7 +17,6 @@ import { compareStrings } from "../core/compare_strings.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /**
  * The default class among cluster-scoped class objects: the newest one annotated as default
@@ -97,7 +96,7 @@ const ingressHooks: KindHooks = {
 };
 
 const withProtocol = (ports: unknown) =>
-  list(ports).map((p) => ({ ...p, protocol: p.protocol ?? "TCP" }));
+  plainObjects(ports).map((p) => ({ ...p, protocol: p.protocol ?? "TCP" }));
 
 const networkPolicyHooks: KindHooks = {
   defaults(obj) {
@@ -105,7 +104,7 @@ const networkPolicyHooks: KindHooks = {
     spec.podSelector ??= {};
     for (const dir of ["ingress", "egress"] as const) {
       if (Array.isArray(spec[dir])) {
-        spec[dir] = list(spec[dir]).map((r) =>
+        spec[dir] = plainObjects(spec[dir]).map((r) =>
           Array.isArray(r.ports) ? { ...r, ports: withProtocol(r.ports) } : r
         );
       }

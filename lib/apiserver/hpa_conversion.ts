@@ -7,11 +7,9 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, plainObjects } from "../core/object.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** Annotations of the v1 view that carry v2-only fields (as kube-apiserver names them). */
 export const HPA_ANNOTATIONS = {
@@ -22,13 +20,13 @@ export const HPA_ANNOTATIONS = {
 } as const;
 
 const isCpuUtilization = (m: Obj) =>
-  m.type === "Resource" && rec(m.resource).name === "cpu" &&
-  rec(rec(m.resource).target).type === "Utilization";
+  m.type === "Resource" && asRecord(m.resource).name === "cpu" &&
+  asRecord(asRecord(m.resource).target).type === "Utilization";
 
 function parseList(value: string | undefined): Obj[] {
   if (value === undefined) return [];
   try {
-    return list(JSON.parse(value));
+    return plainObjects(JSON.parse(value));
   } catch {
     return [];
   }
@@ -48,8 +46,8 @@ function parseList(value: string | undefined): Obj[] {
  * ```
  */
 export function hpaFromStored(obj: KubeObject): KubeObject {
-  const spec = rec(obj.spec), status = rec(obj.status);
-  const metrics = list(spec.metrics);
+  const spec = asRecord(obj.spec), status = asRecord(obj.status);
+  const metrics = plainObjects(spec.metrics);
   const cpu = metrics.find(isCpuUtilization);
   const others = metrics.filter((m) => m !== cpu);
   const annotations: Record<string, string> = { ...(obj.metadata?.annotations ?? {}) };
@@ -57,24 +55,26 @@ export function hpaFromStored(obj: KubeObject): KubeObject {
   if (spec.behavior !== undefined) {
     annotations[HPA_ANNOTATIONS.behavior] = JSON.stringify(spec.behavior);
   }
-  const current = list(status.currentMetrics);
-  const currentCpu = current.find((m) => m.type === "Resource" && rec(m.resource).name === "cpu");
+  const current = plainObjects(status.currentMetrics);
+  const currentCpu = current.find((m) =>
+    m.type === "Resource" && asRecord(m.resource).name === "cpu"
+  );
   const otherCurrent = current.filter((m) => m !== currentCpu);
   if (otherCurrent.length) {
     annotations[HPA_ANNOTATIONS.currentMetrics] = JSON.stringify(otherCurrent);
   }
-  if (list(status.conditions).length) {
+  if (plainObjects(status.conditions).length) {
     annotations[HPA_ANNOTATIONS.conditions] = JSON.stringify(status.conditions);
   }
   const { metrics: _m, behavior: _b, ...restSpec } = spec;
   const v1Spec: Obj = { ...restSpec };
-  const utilization = rec(rec(cpu?.resource).target).averageUtilization;
+  const utilization = asRecord(asRecord(cpu?.resource).target).averageUtilization;
   if (typeof utilization === "number") v1Spec.targetCPUUtilizationPercentage = utilization;
   const v1Status: Obj = {};
   for (const k of ["observedGeneration", "lastScaleTime", "currentReplicas", "desiredReplicas"]) {
     if (status[k] !== undefined) v1Status[k] = status[k];
   }
-  const currentUtilization = rec(rec(currentCpu?.resource).current).averageUtilization;
+  const currentUtilization = asRecord(asRecord(currentCpu?.resource).current).averageUtilization;
   if (typeof currentUtilization === "number") {
     v1Status.currentCPUUtilizationPercentage = currentUtilization;
   }
@@ -105,7 +105,7 @@ export function hpaFromStored(obj: KubeObject): KubeObject {
  * ```
  */
 export function hpaToStored(obj: KubeObject): KubeObject {
-  const spec = rec(obj.spec), status = rec(obj.status);
+  const spec = asRecord(obj.spec), status = asRecord(obj.status);
   const annotations: Record<string, string> = { ...(obj.metadata?.annotations ?? {}) };
   const take = (key: string) => {
     const v = annotations[key];

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, isPlainObject } from "../core/object.ts";
 import { invalid } from "../core/status.ts";
 import { formatTime } from "../core/time.ts";
 import type { ServerContext } from "./context.ts";
@@ -17,7 +17,6 @@ import { API_AUDIENCE } from "./authn/users.ts";
 import { serviceAccountUsername } from "./rbac/applies_to.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 /** Default and bounds of `spec.expirationSeconds`, as kube-apiserver validates them. */
 export const TOKEN_EXPIRATION = { defaultSeconds: 3600, minSeconds: 600, maxSeconds: 2 ** 32 };
@@ -47,8 +46,8 @@ export function tokenRequestHandler(ctx: ServerContext, signer: TokenSigner): Su
     if (!sa) {
       fail("NotFound", `serviceaccounts "${name}" not found`, { name, kind: "serviceaccounts" });
     }
-    const body = rec(await requestObject(ctx, req));
-    const spec = rec(body.spec);
+    const body = asRecord(await requestObject(ctx, req));
+    const spec = asRecord(body.spec);
     const seconds = spec.expirationSeconds === undefined || spec.expirationSeconds === null
       ? TOKEN_EXPIRATION.defaultSeconds
       : Number(spec.expirationSeconds);
@@ -136,9 +135,9 @@ export async function podServiceAccountToken(
   signer: TokenSigner,
   pod: { readonly metadata?: Obj; readonly spec?: unknown },
 ): Promise<string | undefined> {
-  const meta = rec(pod.metadata);
+  const meta = asRecord(pod.metadata);
   const ns = String(meta.namespace ?? "");
-  const name = rec(pod.spec).serviceAccountName;
+  const name = asRecord(pod.spec).serviceAccountName;
   if (typeof name !== "string" || !name) return undefined;
   const sa = ctx.storage.get("/serviceaccounts", `${ns}/${name}`)?.object;
   if (!sa) return undefined;

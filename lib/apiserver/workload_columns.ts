@@ -6,14 +6,11 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, plainObjects } from "../core/object.ts";
 import { humanDuration } from "../core/time.ts";
 import type { TableColumn } from "./resource_info.ts";
 import { compareStrings } from "../core/compare_strings.ts";
 
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Record<string, unknown>[] =>
-  Array.isArray(v) ? v.filter(isPlainObject) : [];
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 
 const col = (
@@ -31,7 +28,7 @@ function shortList(items: readonly string[], empty: string): string {
 }
 
 const hasTrue = (o: KubeObject, type: string) =>
-  list(rec(o.status).conditions).some((c) => c.type === type && c.status === "True");
+  plainObjects(asRecord(o.status).conditions).some((c) => c.type === type && c.status === "True");
 
 /** The Job STATUS cell: Complete, Failed, Terminating, Suspended, FailureTarget, Running. */
 function jobStatus(o: KubeObject): string {
@@ -44,14 +41,14 @@ function jobStatus(o: KubeObject): string {
 }
 
 function jobCompletions(o: KubeObject): string {
-  const spec = rec(o.spec), succeeded = num(rec(o.status).succeeded);
+  const spec = asRecord(o.spec), succeeded = num(asRecord(o.status).succeeded);
   if (typeof spec.completions === "number") return `${succeeded}/${spec.completions}`;
   const parallelism = num(spec.parallelism);
   return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
 }
 
 function jobDuration(o: KubeObject, now: number): string {
-  const status = rec(o.status);
+  const status = asRecord(o.status);
   const start = Date.parse(String(status.startTime ?? ""));
   if (Number.isNaN(start)) return "";
   const end = Date.parse(String(status.completionTime ?? ""));
@@ -59,16 +56,16 @@ function jobDuration(o: KubeObject, now: number): string {
 }
 
 const labelsText = (v: unknown) => {
-  const entries = Object.entries(rec(v)).sort(([a], [b]) => compareStrings(a, b));
+  const entries = Object.entries(asRecord(v)).sort(([a], [b]) => compareStrings(a, b));
   return entries.length ? entries.map(([k, x]) => `${k}=${x}`).join(",") : "<none>";
 };
 
 /** `ip:port` pairs of an Endpoints object (core/v1). */
 function endpointsCell(o: KubeObject): string {
   const pairs: string[] = [];
-  for (const subset of list(o.subsets)) {
-    const ports = list(subset.ports);
-    for (const addr of list(subset.addresses)) {
+  for (const subset of plainObjects(o.subsets)) {
+    const ports = plainObjects(subset.ports);
+    for (const addr of plainObjects(subset.addresses)) {
       if (ports.length === 0) pairs.push(String(addr.ip));
       for (const p of ports) {
         const ip = String(addr.ip);
@@ -81,13 +78,13 @@ function endpointsCell(o: KubeObject): string {
 
 /** The EXTERNAL-IP cell of a Service, by its type. */
 function externalIp(o: KubeObject): string {
-  const spec = rec(o.spec);
+  const spec = asRecord(o.spec);
   const external = Array.isArray(spec.externalIPs) ? spec.externalIPs.map(String) : [];
   switch (spec.type) {
     case "ExternalName":
       return String(spec.externalName ?? "");
     case "LoadBalancer": {
-      const ingress = list(rec(rec(o.status).loadBalancer).ingress)
+      const ingress = plainObjects(asRecord(asRecord(o.status).loadBalancer).ingress)
         .map((i) => String(i.ip ?? i.hostname ?? "")).filter((x) => x);
       const all = [...ingress, ...external];
       return all.length ? all.join(",") : "<pending>";
@@ -99,7 +96,7 @@ function externalIp(o: KubeObject): string {
 
 /** The PORT(S) cell: `port[:nodePort]/protocol`, comma-separated. */
 function servicePorts(o: KubeObject): string {
-  const ports = list(rec(o.spec).ports).map((p) =>
+  const ports = plainObjects(asRecord(o.spec).ports).map((p) =>
     `${p.port}${typeof p.nodePort === "number" && p.nodePort > 0 ? `:${p.nodePort}` : ""}/${
       p.protocol ?? "TCP"
     }`
@@ -121,9 +118,9 @@ function servicePorts(o: KubeObject): string {
  */
 export const workloadKindColumns: Readonly<Record<string, TableColumn[]>> = {
   services: [
-    col("Type", (o) => String(rec(o.spec).type ?? "ClusterIP")),
+    col("Type", (o) => String(asRecord(o.spec).type ?? "ClusterIP")),
     col("Cluster-IP", (o) => {
-      const spec = rec(o.spec);
+      const spec = asRecord(o.spec);
       const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
       return String(ips[0] ?? spec.clusterIP ?? "<none>");
     }),
@@ -131,12 +128,15 @@ export const workloadKindColumns: Readonly<Record<string, TableColumn[]>> = {
     col("Port(s)", servicePorts),
   ],
   daemonsets: [
-    col("Desired", (o) => num(rec(o.status).desiredNumberScheduled), "integer"),
-    col("Current", (o) => num(rec(o.status).currentNumberScheduled), "integer"),
-    col("Ready", (o) => num(rec(o.status).numberReady), "integer"),
-    col("Up-to-date", (o) => num(rec(o.status).updatedNumberScheduled), "integer"),
-    col("Available", (o) => num(rec(o.status).numberAvailable), "integer"),
-    col("Node Selector", (o) => labelsText(rec(rec(rec(o.spec).template).spec).nodeSelector)),
+    col("Desired", (o) => num(asRecord(o.status).desiredNumberScheduled), "integer"),
+    col("Current", (o) => num(asRecord(o.status).currentNumberScheduled), "integer"),
+    col("Ready", (o) => num(asRecord(o.status).numberReady), "integer"),
+    col("Up-to-date", (o) => num(asRecord(o.status).updatedNumberScheduled), "integer"),
+    col("Available", (o) => num(asRecord(o.status).numberAvailable), "integer"),
+    col(
+      "Node Selector",
+      (o) => labelsText(asRecord(asRecord(asRecord(o.spec).template).spec).nodeSelector),
+    ),
   ],
   jobs: [
     col("Status", jobStatus),
@@ -144,33 +144,33 @@ export const workloadKindColumns: Readonly<Record<string, TableColumn[]>> = {
     col("Duration", jobDuration),
   ],
   cronjobs: [
-    col("Schedule", (o) => String(rec(o.spec).schedule ?? "")),
-    col("Timezone", (o) => String(rec(o.spec).timeZone ?? "<none>")),
-    col("Suspend", (o) => String(rec(o.spec).suspend === true ? "True" : "False")),
-    col("Active", (o) => list(rec(o.status).active).length, "integer"),
+    col("Schedule", (o) => String(asRecord(o.spec).schedule ?? "")),
+    col("Timezone", (o) => String(asRecord(o.spec).timeZone ?? "<none>")),
+    col("Suspend", (o) => String(asRecord(o.spec).suspend === true ? "True" : "False")),
+    col("Active", (o) => plainObjects(asRecord(o.status).active).length, "integer"),
     col("Last Schedule", (o, now) => {
-      const t = Date.parse(String(rec(o.status).lastScheduleTime ?? ""));
+      const t = Date.parse(String(asRecord(o.status).lastScheduleTime ?? ""));
       return Number.isNaN(t) ? "<none>" : humanDuration(now - t);
     }),
   ],
   replicationcontrollers: [
-    col("Desired", (o) => num(rec(o.spec).replicas), "integer"),
-    col("Current", (o) => num(rec(o.status).replicas), "integer"),
-    col("Ready", (o) => num(rec(o.status).readyReplicas), "integer"),
+    col("Desired", (o) => num(asRecord(o.spec).replicas), "integer"),
+    col("Current", (o) => num(asRecord(o.status).replicas), "integer"),
+    col("Ready", (o) => num(asRecord(o.status).readyReplicas), "integer"),
   ],
   endpoints: [col("Endpoints", endpointsCell)],
   endpointslices: [
     col("AddressType", (o) => String(o.addressType ?? "")),
     col("Ports", (o) =>
       shortList(
-        list(o.ports).map((p) =>
+        plainObjects(o.ports).map((p) =>
           typeof p.port === "number" ? String(p.port) : typeof p.name === "string" ? p.name : "*"
         ),
         "<unset>",
       )),
     col("Endpoints", (o) =>
       shortList(
-        list(o.endpoints).flatMap((
+        plainObjects(o.endpoints).flatMap((
           e,
         ) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])),
         "<unset>",

@@ -6,11 +6,9 @@
  */
 import type { KubeObject } from "./object.ts";
 import type { DeepReadonly } from "./deep_readonly.ts";
-import { isPlainObject } from "./object.ts";
+import { asRecord, plainObjects } from "./object.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** One `NodeSelectorRequirement` against a value (undefined: the key is absent). */
 function requirementHolds(req: Obj, value: string | undefined): boolean {
@@ -38,7 +36,7 @@ function requirementHolds(req: Obj, value: string | undefined): boolean {
 /** Whether a `NodeSelectorTerm` holds: every expression on labels and every field matches. */
 function termHolds(term: Obj, node: DeepReadonly<KubeObject>): boolean {
   const labels = node.metadata?.labels ?? {};
-  const exprs = list(term.matchExpressions), fields = list(term.matchFields);
+  const exprs = plainObjects(term.matchExpressions), fields = plainObjects(term.matchFields);
   if (exprs.length === 0 && fields.length === 0) return false; // an empty term matches nothing
   return exprs.every((r) => requirementHolds(r, labels[String(r.key)])) &&
     fields.every((r) =>
@@ -65,9 +63,10 @@ export function matchesNodeAffinity(
   pod: DeepReadonly<KubeObject>,
   node: DeepReadonly<KubeObject>,
 ): boolean {
-  const required = rec(
-    rec(rec(rec(pod.spec).affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution,
+  const required = asRecord(
+    asRecord(asRecord(asRecord(pod.spec).affinity).nodeAffinity)
+      .requiredDuringSchedulingIgnoredDuringExecution,
   );
   if (!("nodeSelectorTerms" in required)) return true;
-  return list(required.nodeSelectorTerms).some((t) => termHolds(t, node));
+  return plainObjects(required.nodeSelectorTerms).some((t) => termHolds(t, node));
 }

@@ -7,14 +7,13 @@
  */
 import type { KubeObject } from "./object.ts";
 import type { DeepReadonly } from "./deep_readonly.ts";
-import { isPlainObject } from "./object.ts";
+import { asRecord } from "./object.ts";
 import { matchesNodeAffinity } from "./node_affinity.ts";
 
 type Taint = { key?: string; value?: string; effect?: string };
 type Toleration = { key?: string; operator?: string; value?: string; effect?: string };
 
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? v as T[] : []);
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /**
  * Whether a node's `Ready` condition is `True`.
@@ -26,7 +25,7 @@ const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {})
  * ```
  */
 export function nodeReady(node: DeepReadonly<KubeObject>): boolean {
-  const conds = list<{ type?: string; status?: string }>(rec(node.status).conditions);
+  const conds = list<{ type?: string; status?: string }>(asRecord(node.status).conditions);
   return conds.some((c) => c.type === "Ready" && c.status === "True");
 }
 
@@ -56,16 +55,18 @@ const UNSCHEDULABLE_TAINT: Taint = {
  * ```
  */
 export function nodeFits(pod: DeepReadonly<KubeObject>, node: DeepReadonly<KubeObject>): boolean {
-  const spec = rec(pod.spec);
+  const spec = asRecord(pod.spec);
   const tolerations = list<Toleration>(spec.tolerations);
   if (!nodeReady(node)) return false;
-  if (rec(node.spec).unschedulable === true && !tolerates(tolerations, UNSCHEDULABLE_TAINT)) {
+  if (asRecord(node.spec).unschedulable === true && !tolerates(tolerations, UNSCHEDULABLE_TAINT)) {
     return false;
   }
   const labels = node.metadata?.labels ?? {};
-  for (const [k, v] of Object.entries(rec(spec.nodeSelector))) if (labels[k] !== v) return false;
+  for (const [k, v] of Object.entries(asRecord(spec.nodeSelector))) {
+    if (labels[k] !== v) return false;
+  }
   if (!matchesNodeAffinity(pod, node)) return false;
-  return list<Taint>(rec(node.spec).taints)
+  return list<Taint>(asRecord(node.spec).taints)
     .filter((t) => t.effect === "NoSchedule" || t.effect === "NoExecute")
     .every((t) => tolerates(tolerations, t));
 }

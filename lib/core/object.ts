@@ -51,6 +51,35 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * `value` if it is a plain object, else `{}`: for reading loosely typed JSON (not a copy; do not
+ * mutate it).
+ *
+ * @example
+ * ```ts
+ * import { asRecord } from "./object.ts";
+ * asRecord({ a: 1 }).a; // 1
+ * asRecord("x"); // {}
+ * ```
+ */
+export function asRecord(value: unknown): Record<string, unknown> {
+  return isPlainObject(value) ? value : {};
+}
+
+/**
+ * The plain objects of `value` if it is an array (other items left out), else `[]`.
+ *
+ * @example
+ * ```ts
+ * import { plainObjects } from "./object.ts";
+ * plainObjects([{ a: 1 }, 2, null]); // [{ a: 1 }]
+ * plainObjects(undefined); // []
+ * ```
+ */
+export function plainObjects(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isPlainObject) : [];
+}
+
+/**
  * The API group of an `apiVersion`: `"apps"` for `"apps/v1"`, `""` (core) for `"v1"`.
  *
  * @example

@@ -7,13 +7,12 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { isPlainObject, plainObjects } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
 import { fail } from "../http_util.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** Where the token, CA and namespace are mounted in every container. */
 export const SERVICE_ACCOUNT_MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -50,7 +49,7 @@ function mountInto(containers: unknown, volume: string): unknown {
   if (!Array.isArray(containers)) return containers;
   return containers.map((c) => {
     if (!isPlainObject(c)) return c;
-    const mounts = list(c.volumeMounts);
+    const mounts = plainObjects(c.volumeMounts);
     if (mounts.some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)) return c;
     return {
       ...c,
@@ -95,9 +94,9 @@ export function admitServiceAccount(ctx: ServerContext, pod: KubeObject): void {
   const automount = typeof spec.automountServiceAccountToken === "boolean"
     ? spec.automountServiceAccountToken
     : sa.automountServiceAccountToken !== false;
-  const volumes = list(spec.volumes);
-  const mounted = list(spec.containers).some((c) =>
-    list(c.volumeMounts).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)
+  const volumes = plainObjects(spec.volumes);
+  const mounted = plainObjects(spec.containers).some((c) =>
+    plainObjects(c.volumeMounts).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)
   );
   if (automount && !mounted) {
     const volume = `kube-api-access-${suffix()}`;

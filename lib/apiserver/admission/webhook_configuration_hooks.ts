@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isPlainObject, type KubeObject } from "../../core/object.ts";
+import { isPlainObject, type KubeObject, plainObjects } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import { quoteValue } from "../../core/status.ts";
 import { checkDns1123Subdomain, checkQualifiedName } from "../../core/names.ts";
@@ -20,17 +20,16 @@ import {
 } from "./validate_client_config.ts";
 
 type Obj = Record<string, unknown>;
-const list = (v: unknown): Obj[] => Array.isArray(v) ? v.filter(isPlainObject) : [];
 
 function defaults(obj: KubeObject, mutating: boolean): void {
-  for (const w of list(obj.webhooks)) {
+  for (const w of plainObjects(obj.webhooks)) {
     w.failurePolicy ??= "Fail";
     w.matchPolicy ??= "Equivalent";
     w.namespaceSelector ??= {};
     w.objectSelector ??= {};
     w.timeoutSeconds ??= 10;
     if (mutating) w.reinvocationPolicy ??= "Never";
-    for (const r of list(w.rules)) r.scope ??= "*";
+    for (const r of plainObjects(w.rules)) r.scope ??= "*";
     const cc = isPlainObject(w.clientConfig) ? w.clientConfig : undefined;
     if (cc && isPlainObject(cc.service)) cc.service.port ??= 443;
   }
@@ -137,13 +136,13 @@ function validateWebhook(w: Obj, path: string, mutating: boolean): FieldError[] 
       ...supported(`${path}.reinvocationPolicy`, w.reinvocationPolicy, ["IfNeeded", "Never"]),
     );
   }
-  list(w.rules).forEach((r, i) => errs.push(...validateRule(r, `${path}.rules[${i}]`)));
+  plainObjects(w.rules).forEach((r, i) => errs.push(...validateRule(r, `${path}.rules[${i}]`)));
   for (const sel of ["namespaceSelector", "objectSelector"]) {
     const parsed = fromLabelSelectorObject((w[sel] ?? {}) as never);
     if (parsed._tag === "Left") errs.push(invalidAt(`${path}.${sel}`, w[sel], parsed.left));
   }
   errs.push(...validateClientConfig(w.clientConfig, `${path}.clientConfig`));
-  const conditions = list(w.matchConditions);
+  const conditions = plainObjects(w.matchConditions);
   if (conditions.length > 64) {
     errs.push({
       type: "FieldValueTooMany",
@@ -180,7 +179,7 @@ function validateWebhook(w: Obj, path: string, mutating: boolean): FieldError[] 
 function validate(obj: KubeObject, mutating: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  list(obj.webhooks).forEach((w, i) => {
+  plainObjects(obj.webhooks).forEach((w, i) => {
     const path = `webhooks[${i}]`;
     errs.push(...validateWebhook(w, path, mutating));
     if (typeof w.name === "string" && w.name) {

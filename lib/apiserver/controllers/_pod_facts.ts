@@ -5,9 +5,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
-
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+import { asRecord } from "../../core/object.ts";
 
 /**
  * The pod's `spec.nodeName`, or `""` when it is not bound (or there is no pod).
@@ -20,7 +18,7 @@ const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {})
  * ```
  */
 export function podNodeName(pod: KubeObject | undefined): string {
-  const n = rec(pod?.spec).nodeName;
+  const n = asRecord(pod?.spec).nodeName;
   return typeof n === "string" ? n : "";
 }
 
@@ -34,7 +32,7 @@ export function podNodeName(pod: KubeObject | undefined): string {
  * ```
  */
 export function podPhase(pod: KubeObject | undefined): unknown {
-  return rec(pod?.status).phase;
+  return asRecord(pod?.status).phase;
 }
 
 /**
@@ -78,5 +76,5 @@ export function podKey(pod: KubeObject): string {
  */
 export function podUnscheduled(pod: KubeObject): boolean {
   return !podNodeName(pod) && !pod.metadata?.deletionTimestamp && !podFinished(pod) &&
-    (rec(pod.spec).schedulerName ?? "default-scheduler") === "default-scheduler";
+    (asRecord(pod.spec).schedulerName ?? "default-scheduler") === "default-scheduler";
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, plainObjects } from "../../core/object.ts";
 import { KeyedTimers } from "./_keyed_timers.ts";
 import { executableFor } from "./image_map.ts";
 import { containerCommand } from "./container_command.ts";
@@ -39,8 +39,6 @@ export type {
 } from "./_process_kubelet_types.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** Creates the process kubelet. */
 export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKubelet {
@@ -60,7 +58,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
       reason,
       message,
       component: "kubelet",
-      host: String(rec(run.pod.spec).nodeName ?? ""),
+      host: String(asRecord(run.pod.spec).nodeName ?? ""),
       fieldPath: `spec.containers{${c.name}}`,
       ...(warn ? { type: "Warning" as const } : {}),
     });
@@ -147,7 +145,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
   }
 
   const graceOf = (pod: KubeObject) => {
-    const g = rec(pod.spec).terminationGracePeriodSeconds;
+    const g = asRecord(pod.spec).terminationGracePeriodSeconds;
     return typeof g === "number" ? g : 30;
   };
 
@@ -169,7 +167,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
     const next = containerExit(status, {
       startedAtMs: inst.startedAtMs,
       nowMs: options.now(),
-      restartPolicy: String(rec(run.pod.spec).restartPolicy ?? "Always"),
+      restartPolicy: String(asRecord(run.pod.spec).restartPolicy ?? "Always"),
       restartCount: c.restartCount,
       backoffMs,
     });
@@ -202,7 +200,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
 
   return {
     runs: (pod) => {
-      const cs = list(rec(pod.spec).containers);
+      const cs = plainObjects(asRecord(pod.spec).containers);
       return cs.length > 0 &&
         cs.every((c) => executableFor(options.images, String(c.image ?? "")) !== undefined);
     },
@@ -218,7 +216,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
         hostIP: at.hostIP,
         startedAtMs: options.now(),
         containers: new Map(
-          list(rec(pod.spec).containers).map((spec) => {
+          plainObjects(asRecord(pod.spec).containers).map((spec) => {
             const name = String(spec.name ?? "");
             return [name, {
               spec,
@@ -260,7 +258,7 @@ export function createProcessKubelet(options: ProcessKubeletOptions): ProcessKub
               reason: "FailedMount",
               message: mounted.message,
               component: "kubelet",
-              host: String(rec(pod.spec).nodeName ?? ""),
+              host: String(asRecord(pod.spec).nodeName ?? ""),
               type: "Warning",
             });
             timers.later(`mount/${uid}`, 1_000, () => void mountThenSpawn().catch(failed));

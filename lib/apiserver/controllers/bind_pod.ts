@@ -4,15 +4,13 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord } from "../../core/object.ts";
 import { invalid } from "../../core/status.ts";
 import { formatTime } from "../../core/time.ts";
 import type { ServerContext } from "../context.ts";
 import { ApiFailure, contentTypeOf, decodeBody, readBody, statusResponse } from "../http_util.ts";
 import { conflict, getStored, updateObject } from "../object_write.ts";
 import type { SubresourceHandler } from "../router.ts";
-
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /**
  * Binds pod `namespace/name` to the node a Binding names (`target.name`): sets
@@ -42,8 +40,8 @@ export function bindPod(
   binding: unknown,
 ): KubeObject {
   const podInfo = ctx.registry.lookup("", "v1", "pods")!;
-  const b = rec(binding);
-  const target = rec(b.target);
+  const b = asRecord(binding);
+  const target = asRecord(b.target);
   const node = typeof target.name === "string" ? target.name : "";
   if (!node || (target.kind !== undefined && target.kind !== "" && target.kind !== "Node")) {
     throw new ApiFailure(invalid("Binding", "", name, [{
@@ -54,7 +52,7 @@ export function bindPod(
   }
   const pod = getStored(ctx, podInfo, namespace, name);
   const meta = pod.metadata!;
-  const bmeta = rec(b.metadata);
+  const bmeta = asRecord(b.metadata);
   if (typeof bmeta.uid === "string" && bmeta.uid && bmeta.uid !== meta.uid) {
     throw conflict(
       podInfo,
@@ -69,7 +67,7 @@ export function bindPod(
   if (meta.deletionTimestamp) {
     throw conflict(podInfo, name, `pod ${name} is being deleted, cannot be assigned to a host`);
   }
-  const current = rec(pod.spec).nodeName;
+  const current = asRecord(pod.spec).nodeName;
   if (typeof current === "string" && current) {
     throw conflict(
       podInfo,
@@ -77,13 +75,13 @@ export function bindPod(
       `pod ${name} is already assigned to node ${JSON.stringify(current)}`,
     );
   }
-  const annotations = { ...(meta.annotations ?? {}), ...rec(bmeta.annotations) } as Record<
+  const annotations = { ...(meta.annotations ?? {}), ...asRecord(bmeta.annotations) } as Record<
     string,
     string
   >;
-  const status = rec(pod.status);
+  const status = asRecord(pod.status);
   const conditions = (Array.isArray(status.conditions) ? status.conditions : [])
-    .filter((c) => rec(c).type !== "PodScheduled");
+    .filter((c) => asRecord(c).type !== "PodScheduled");
   conditions.push({
     type: "PodScheduled",
     status: "True",
@@ -95,7 +93,7 @@ export function bindPod(
   return updateObject(ctx, podInfo, namespace, name, {
     ...pod,
     metadata: { ...meta, ...(Object.keys(annotations).length ? { annotations } : {}) },
-    spec: { ...rec(pod.spec), nodeName: node },
+    spec: { ...asRecord(pod.spec), nodeName: node },
     status: { ...status, conditions },
   }, { unconditional: true, storageUpdate: true }).object;
 }

@@ -6,11 +6,9 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject, plainObjects } from "../../core/object.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** What a kubelet knows besides the pod: its IPs, and ConfigMap/Secret lookups. */
 export interface ContainerContext {
@@ -25,7 +23,7 @@ export interface ContainerContext {
 /** The downward API fields a kubelet resolves (`fieldRef.fieldPath`). */
 function fieldValue(pod: KubeObject, path: string, c: ContainerContext): string | undefined {
   const m = pod.metadata ?? {};
-  const spec = rec(pod.spec);
+  const spec = asRecord(pod.spec);
   switch (path) {
     case "metadata.name":
       return m.name;
@@ -86,10 +84,10 @@ export function containerCommand(
   c: ContainerContext,
 ): { readonly executable: string; readonly args: string[]; readonly env: Record<string, string> } {
   const env: Record<string, string> = { ...c.baseEnv };
-  for (const e of list(container.env)) {
+  for (const e of plainObjects(container.env)) {
     const name = String(e.name ?? "");
     if (!name) continue;
-    const from = rec(e.valueFrom);
+    const from = asRecord(e.valueFrom);
     let value: string | undefined;
     if (typeof e.value === "string") value = expandVars(e.value, env);
     else if (isPlainObject(from.fieldRef)) {

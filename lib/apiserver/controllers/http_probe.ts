@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject } from "../../core/object.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const num = (v: unknown, d: number) => (typeof v === "number" && v >= 0 ? v : d);
 
 /** A probe with Kubernetes' defaults filled in. */
@@ -39,7 +38,7 @@ export function probeSpecOf(
   container: Obj,
   which: "livenessProbe" | "readinessProbe",
 ): ProbeSpec | undefined {
-  const p = rec(container[which]);
+  const p = asRecord(container[which]);
   if (!isPlainObject(p.httpGet)) return undefined;
   const h = p.httpGet;
   return {

@@ -6,16 +6,14 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, plainObjects } from "../../core/object.ts";
 import { formatTime } from "../../core/time.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** Conditions with Ready and ContainersReady set to `status` (time moves only on a flip). */
 function readiness(old: unknown, status: string, now: string, reason?: string): Obj[] {
-  const conds = list(old);
+  const conds = plainObjects(old);
   const set = (type: string): Obj => {
     const prev = conds.find((c) => c.type === type);
     return {
@@ -34,7 +32,7 @@ const terminatedState = (c: Obj, exitCode: number, now: string) => ({
   terminated: {
     exitCode,
     reason: exitCode === 0 ? "Completed" : "Error",
-    startedAt: rec(rec(c.state).running).startedAt ?? now,
+    startedAt: asRecord(asRecord(c.state).running).startedAt ?? now,
     finishedAt: now,
   },
 });
@@ -52,12 +50,12 @@ const terminatedState = (c: Obj, exitCode: number, now: string) => ({
  */
 export function failedPodStatus(pod: KubeObject, exitCode: number, nowMs: number): Obj {
   const now = formatTime(nowMs);
-  const status = rec(pod.status);
+  const status = asRecord(pod.status);
   return {
     ...status,
     phase: "Failed",
     conditions: readiness(status.conditions, "False", now, "PodFailed"),
-    containerStatuses: list(status.containerStatuses).map((c) => ({
+    containerStatuses: plainObjects(status.containerStatuses).map((c) => ({
       ...c,
       ready: false,
       started: false,
@@ -80,11 +78,11 @@ export function failedPodStatus(pod: KubeObject, exitCode: number, nowMs: number
  */
 export function crashedPodStatus(pod: KubeObject, exitCode: number, nowMs: number): Obj {
   const now = formatTime(nowMs);
-  const status = rec(pod.status);
+  const status = asRecord(pod.status);
   return {
     ...status,
     conditions: readiness(status.conditions, "False", now, "ContainersNotReady"),
-    containerStatuses: list(status.containerStatuses).map((c) => ({
+    containerStatuses: plainObjects(status.containerStatuses).map((c) => ({
       ...c,
       ready: false,
       started: false,
@@ -112,11 +110,11 @@ export function crashedPodStatus(pod: KubeObject, exitCode: number, nowMs: numbe
  */
 export function restartedPodStatus(pod: KubeObject, nowMs: number): Obj {
   const now = formatTime(nowMs);
-  const status = rec(pod.status);
+  const status = asRecord(pod.status);
   return {
     ...status,
     conditions: readiness(status.conditions, "True", now),
-    containerStatuses: list(status.containerStatuses).map((c) => ({
+    containerStatuses: plainObjects(status.containerStatuses).map((c) => ({
       ...c,
       ready: true,
       started: true,
@@ -135,6 +133,6 @@ export function restartedPodStatus(pod: KubeObject, nowMs: number): Obj {
  * ```
  */
 export function restartCountOf(pod: KubeObject): number {
-  const n = list(rec(pod.status).containerStatuses)[0]?.restartCount;
+  const n = plainObjects(asRecord(pod.status).containerStatuses)[0]?.restartCount;
   return typeof n === "number" ? n : 0;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, plainObjects } from "../../core/object.ts";
 import { formatTime } from "../../core/time.ts";
 
 type Condition = {
@@ -15,10 +15,6 @@ type Condition = {
   reason?: string;
   message?: string;
 };
-
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Record<string, unknown>[] =>
-  Array.isArray(v) ? v.filter(isPlainObject) : [];
 
 /** 64 hex digits derived from a string (FNV-1a, repeated with different seeds). */
 export function fakeDigest(text: string): string {
@@ -68,8 +64,8 @@ export interface PodPlacement {
  */
 export function runningPodStatus(pod: KubeObject, at: PodPlacement): Record<string, unknown> {
   const now = formatTime(at.nowMs);
-  const status = rec(pod.status);
-  const old = list(status.conditions) as Condition[];
+  const status = asRecord(pod.status);
+  const old = plainObjects(status.conditions) as Condition[];
   const uid = pod.metadata?.uid ?? "";
   const container = (c: Record<string, unknown>) => {
     const image = String(c.image ?? "");
@@ -80,8 +76,8 @@ export function runningPodStatus(pod: KubeObject, at: PodPlacement): Record<stri
       containerID: `containerd://${fakeDigest(`${uid}/${String(c.name)}`)}`,
     };
   };
-  const spec = rec(pod.spec);
-  const init = list(spec.initContainers);
+  const spec = asRecord(pod.spec);
+  const init = plainObjects(spec.initContainers);
   return {
     ...status,
     phase: "Running",
@@ -111,7 +107,7 @@ export function runningPodStatus(pod: KubeObject, at: PodPlacement): Record<stri
         })),
       }
       : {}),
-    containerStatuses: list(spec.containers).map((c) => ({
+    containerStatuses: plainObjects(spec.containers).map((c) => ({
       ...container(c),
       ready: true,
       started: true,
@@ -134,9 +130,9 @@ export function runningPodStatus(pod: KubeObject, at: PodPlacement): Record<stri
  */
 export function nodeLostPodStatus(pod: KubeObject, nowMs: number): Record<string, unknown> {
   const now = formatTime(nowMs);
-  const status = rec(pod.status);
-  const node = String(rec(pod.spec).nodeName ?? "");
-  const old = list(status.conditions) as Condition[];
+  const status = asRecord(pod.status);
+  const node = String(asRecord(pod.spec).nodeName ?? "");
+  const old = plainObjects(status.conditions) as Condition[];
   const notReady = (type: string): Condition => ({
     ...condition(type, "False", now, old),
     reason: "NodeLost",
@@ -166,8 +162,8 @@ export function nodeLostPodStatus(pod: KubeObject, nowMs: number): Record<string
  */
 export function succeededPodStatus(pod: KubeObject, nowMs: number): Record<string, unknown> {
   const now = formatTime(nowMs);
-  const status = rec(pod.status);
-  const old = list(status.conditions) as Condition[];
+  const status = asRecord(pod.status);
+  const old = plainObjects(status.conditions) as Condition[];
   const completed = (type: string): Condition => ({
     ...condition(type, "False", now, old),
     reason: "PodCompleted",
@@ -183,7 +179,7 @@ export function succeededPodStatus(pod: KubeObject, nowMs: number): Record<strin
 
 /** Container statuses of stopped containers (not ready, terminated with `exitCode`). */
 function terminated(statuses: unknown, exitCode: number, reason: string, now: string): unknown[] {
-  return list(statuses).map((c) => ({
+  return plainObjects(statuses).map((c) => ({
     ...c,
     ready: false,
     started: false,
@@ -191,7 +187,7 @@ function terminated(statuses: unknown, exitCode: number, reason: string, now: st
       terminated: {
         exitCode,
         reason,
-        startedAt: rec(rec(c.state).running).startedAt ?? now,
+        startedAt: asRecord(asRecord(c.state).running).startedAt ?? now,
         finishedAt: now,
       },
     },

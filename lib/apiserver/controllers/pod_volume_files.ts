@@ -7,11 +7,9 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject, plainObjects } from "../../core/object.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** One file of a mounted volume: its absolute path inside the container, and its bytes. */
 export interface VolumeFile {
@@ -58,9 +56,11 @@ export function podVolumeFiles(
   lookup: VolumeSourceLookup,
 ): VolumeFiles {
   const namespace = pod.metadata?.namespace ?? "default";
-  const volumes = new Map(list(rec(pod.spec).volumes).map((v) => [String(v.name ?? ""), v]));
+  const volumes = new Map(
+    plainObjects(asRecord(pod.spec).volumes).map((v) => [String(v.name ?? ""), v]),
+  );
   const files: VolumeFile[] = [];
-  for (const mount of list(container.volumeMounts)) {
+  for (const mount of plainObjects(container.volumeMounts)) {
     const volume = volumes.get(String(mount.name ?? ""));
     const source = volume &&
       (isPlainObject(volume.secret)
@@ -83,18 +83,18 @@ export function podVolumeFiles(
     const values = new Map<string, Uint8Array>();
     const o = obj as Obj;
     if (source.kind === "Secret") {
-      for (const [k, v] of Object.entries(rec(o.data))) {
+      for (const [k, v] of Object.entries(asRecord(o.data))) {
         if (typeof v === "string") values.set(k, decode64(v));
       }
     } else {
-      for (const [k, v] of Object.entries(rec(o.data))) {
+      for (const [k, v] of Object.entries(asRecord(o.data))) {
         if (typeof v === "string") values.set(k, new TextEncoder().encode(v));
       }
-      for (const [k, v] of Object.entries(rec(o.binaryData))) {
+      for (const [k, v] of Object.entries(asRecord(o.binaryData))) {
         if (typeof v === "string") values.set(k, decode64(v));
       }
     }
-    const items = list(source.s.items);
+    const items = plainObjects(source.s.items);
     const chosen = items.length
       ? items.filter((i) => values.has(String(i.key))).map((i) => ({
         key: String(i.key),

@@ -7,7 +7,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject } from "../../core/object.ts";
 import { matchesNodeAffinity } from "../../core/node_affinity.ts";
 
 /** The annotation the scheduler puts on a WaitForFirstConsumer claim: the chosen node. */
@@ -33,25 +33,23 @@ export type VolumeReadiness =
   /** Not schedulable: the plugin's reason (`pod has unbound immediate PersistentVolumeClaims`). */
   | { readonly type: "unschedulable"; readonly reason: string };
 
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-
 /**
  * The claims a pod mounts, by name. Generic ephemeral volumes are left out: no ephemeral-volume
  * controller creates their claims here, so waiting for them would keep the pod Pending forever.
  */
 export function podClaimNames(pod: KubeObject): string[] {
-  const volumes = rec(pod.spec).volumes;
+  const volumes = asRecord(pod.spec).volumes;
   if (!Array.isArray(volumes)) return [];
   return volumes.flatMap((v) => {
     if (!isPlainObject(v)) return [];
-    const claim = rec(v.persistentVolumeClaim).claimName;
+    const claim = asRecord(v.persistentVolumeClaim).claimName;
     return typeof claim === "string" && claim ? [claim] : [];
   });
 }
 
 /** Whether a claim is bound to a volume. */
 export function claimBound(claim: KubeObject): boolean {
-  return !!rec(claim.spec).volumeName && rec(claim.status).phase === "Bound";
+  return !!asRecord(claim.spec).volumeName && asRecord(claim.status).phase === "Bound";
 }
 
 /**
@@ -82,10 +80,10 @@ export function podVolumeReadiness(pod: KubeObject, lookup: VolumeLookup): Volum
       return { type: "unschedulable", reason: `persistentvolumeclaim "${name}" is being deleted` };
     }
     if (claimBound(claim)) {
-      const pvName = String(rec(claim.spec).volumeName);
+      const pvName = String(asRecord(claim.spec).volumeName);
       const pv = lookup.volume(pvName);
       if (!pv) return { type: "unschedulable", reason: `persistentvolume "${pvName}" not found` };
-      const required = rec(rec(pv.spec).nodeAffinity).required;
+      const required = asRecord(asRecord(pv.spec).nodeAffinity).required;
       if (isPlainObject(required)) {
         affinities.push({
           spec: {
@@ -97,7 +95,7 @@ export function podVolumeReadiness(pod: KubeObject, lookup: VolumeLookup): Volum
       }
       continue;
     }
-    const className = rec(claim.spec).storageClassName;
+    const className = asRecord(claim.spec).storageClassName;
     const cls = typeof className === "string" && className
       ? lookup.storageClass(className)
       : undefined;

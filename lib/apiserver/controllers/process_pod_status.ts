@@ -6,7 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord } from "../../core/object.ts";
 import { formatTime } from "../../core/time.ts";
 import { fakeDigest } from "./pod_status.ts";
 import type { PodRun } from "./_process_kubelet_types.ts";
@@ -43,7 +43,6 @@ export interface ProcessPlacement {
 }
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 function stateJson(s: ContainerState): Obj {
   switch (s.type) {
@@ -105,8 +104,8 @@ export function processPodStatus(
   at: ProcessPlacement,
 ): Obj {
   const now = formatTime(at.nowMs);
-  const old = Array.isArray(rec(pod.status).conditions)
-    ? (rec(pod.status).conditions as Obj[])
+  const old = Array.isArray(asRecord(pod.status).conditions)
+    ? (asRecord(pod.status).conditions as Obj[])
     : [];
   const ready = containers.every((c) => c.state.type === "running" && c.state.ready);
   const condition = (type: string, ok: boolean, reason?: string) => {
@@ -124,7 +123,7 @@ export function processPodStatus(
   const notReady = phase === "Running" ? "ContainersNotReady" : "PodCompleted";
   const uid = pod.metadata?.uid ?? "";
   return {
-    ...rec(pod.status),
+    ...asRecord(pod.status),
     phase,
     conditions: [
       condition("PodReadyToStartContainers", true),

@@ -5,7 +5,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord } from "../../core/object.ts";
 import { formatTime } from "../../core/time.ts";
 import type { ServerContext } from "../context.ts";
 import { updateObject } from "../object_write.ts";
@@ -13,8 +13,6 @@ import { bindPod } from "./bind_pod.ts";
 import { pickNode } from "./pick_node.ts";
 import type { EventNote } from "./record_event.ts";
 import { podVolumeReadiness, SELECTED_NODE_ANNOTATION, type VolumeLookup } from "./pod_volumes.ts";
-
-const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /**
  * Binds an unscheduled `pod` to the node {@link pickNode} chooses (event `Scheduled`), or sets
@@ -96,8 +94,8 @@ export function schedulePod(
   });
 
   function unschedulable(message: string): void {
-    const status = rec(pod.status);
-    const conds = (Array.isArray(status.conditions) ? status.conditions : []).map(rec);
+    const status = asRecord(pod.status);
+    const conds = (Array.isArray(status.conditions) ? status.conditions : []).map(asRecord);
     if (
       conds.some((c) =>
         c.type === "PodScheduled" && c.reason === "Unschedulable" && c.message === message

@@ -13,12 +13,10 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, plainObjects } from "../../core/object.ts";
 import { podVolumeFiles, type VolumeFile, type VolumeSourceLookup } from "./pod_volume_files.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** What one {@link VolumeWriter.sync} did. */
 export type VolumeSync =
@@ -63,7 +61,7 @@ export function volumeWriter(root: string, lookup: VolumeSourceLookup): VolumeWr
   return {
     async sync(pod) {
       const files = new Map<string, VolumeFile>();
-      for (const spec of list(rec(pod.spec).containers)) {
+      for (const spec of plainObjects(asRecord(pod.spec).containers)) {
         const r = podVolumeFiles(pod, spec, lookup);
         if (r.type === "missing") return r;
         for (const f of r.files) if (safe(f)) files.set(f.path, f);

@@ -10,10 +10,9 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject } from "../../core/object.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 /** What a Service's allocations must avoid: the IPs and node ports in use. */
@@ -37,11 +36,11 @@ export interface ServiceAllocations {
  * ```
  */
 export function defaultServiceSpec(given: unknown): Obj {
-  const spec: Obj = { ...rec(given) };
+  const spec: Obj = { ...asRecord(given) };
   spec.sessionAffinity ||= "None";
   if (spec.sessionAffinity === "None") delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === "ClientIP") {
-    const clientIP = rec(rec(spec.sessionAffinityConfig).clientIP);
+    const clientIP = asRecord(asRecord(spec.sessionAffinityConfig).clientIP);
     if (typeof clientIP.timeoutSeconds !== "number") {
       spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
     }
@@ -94,7 +93,7 @@ function nextNodePort(used: ReadonlySet<number>, taken: Set<number>): number {
 function initIPFamilies(spec: Obj): void {
   const ips = strings(spec.clusterIPs);
   const headless = ips.length > 0 && ips[0] === "None";
-  if (headless && Object.keys(rec(spec.selector)).length === 0) {
+  if (headless && Object.keys(asRecord(spec.selector)).length === 0) {
     spec.ipFamilyPolicy ??= "RequireDualStack";
     const families = strings(spec.ipFamilies);
     if (families.length === 0) families.push("IPv4");
@@ -132,7 +131,7 @@ function allocate(spec: Obj, used: ServiceAllocations): void {
   }
   if (needsHealthCheckPort(spec) && !spec.healthCheckNodePort) {
     const taken = new Set(
-      (spec.ports as unknown[] ?? []).map((p) => Number(rec(p).nodePort)).filter((n) => n > 0),
+      (spec.ports as unknown[] ?? []).map((p) => Number(asRecord(p).nodePort)).filter((n) => n > 0),
     );
     spec.healthCheckNodePort = nextNodePort(used.nodePorts, taken);
   }
@@ -155,7 +154,7 @@ function allocate(spec: Obj, used: ServiceAllocations): void {
  * ```
  */
 export function prepareServiceCreate(obj: KubeObject, used: ServiceAllocations): void {
-  const spec = { ...rec(obj.spec) };
+  const spec = { ...asRecord(obj.spec) };
   if (spec.clusterIP && strings(spec.clusterIPs).length === 0) spec.clusterIPs = [spec.clusterIP];
   allocate(spec, used);
   obj.spec = spec;
@@ -190,8 +189,8 @@ export function prepareServiceUpdate(
   old: KubeObject,
   used: ServiceAllocations,
 ): void {
-  const spec = { ...rec(obj.spec) };
-  const before = rec(old.spec);
+  const spec = { ...asRecord(obj.spec) };
+  const before = asRecord(old.spec);
   // patchAllocatedValues
   if (needsClusterIP(before) && needsClusterIP(spec)) {
     if (!spec.clusterIP && before.clusterIP) spec.clusterIP = before.clusterIP;
@@ -200,7 +199,7 @@ export function prepareServiceUpdate(
     }
   }
   if (needsNodePorts(before) && needsNodePorts(spec) && Array.isArray(spec.ports)) {
-    const oldPorts = (Array.isArray(before.ports) ? before.ports : []).map(rec);
+    const oldPorts = (Array.isArray(before.ports) ? before.ports : []).map(asRecord);
     spec.ports = spec.ports.map((p) => {
       if (!isPlainObject(p) || (typeof p.nodePort === "number" && p.nodePort !== 0)) return p;
       const match = oldPorts.find((o) => (o.name ?? "") === (p.name ?? ""));
@@ -262,7 +261,7 @@ function dropTypeDependentFields(spec: Obj, before: Obj): void {
   }
   if (needsNodePorts(before) && !needsNodePorts(spec) && Array.isArray(spec.ports)) {
     const nodePorts = (ports: unknown) =>
-      (Array.isArray(ports) ? ports : []).map((p) => rec(p).nodePort ?? 0);
+      (Array.isArray(ports) ? ports : []).map((p) => asRecord(p).nodePort ?? 0);
     if (same(nodePorts(before.ports), nodePorts(spec.ports))) {
       spec.ports = spec.ports.map((p) => {
         if (!isPlainObject(p)) return p;
@@ -307,11 +306,11 @@ export function serviceAllocations(services: Iterable<KubeObject>): ServiceAlloc
   const clusterIPs = new Set<string>();
   const nodePorts = new Set<number>();
   for (const s of services) {
-    const spec = rec(s.spec);
+    const spec = asRecord(s.spec);
     for (const ip of strings(spec.clusterIPs)) clusterIPs.add(ip);
     if (typeof spec.clusterIP === "string") clusterIPs.add(spec.clusterIP);
     for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
-      if (typeof rec(p).nodePort === "number") nodePorts.add(rec(p).nodePort as number);
+      if (typeof asRecord(p).nodePort === "number") nodePorts.add(asRecord(p).nodePort as number);
     }
     if (typeof spec.healthCheckNodePort === "number") nodePorts.add(spec.healthCheckNodePort);
   }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import { checkPathSegmentName } from "../../core/names.ts";
 import { forbidden, invalid, notSupported, required } from "./field_errors.ts";
@@ -17,8 +17,7 @@ import { intOrPercentErrors } from "./workload_rules.ts";
 import { ingressErrors } from "./ingress_rules.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(rec) : []);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asRecord) : []);
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
 /** `%#v` of a pointer field: Go prints the type and an address (never the same twice). */
@@ -26,7 +25,7 @@ const goPointer = (type: string, v: unknown, at: number) =>
   isSet(v) ? `(*${type})(0xc000${(0x1a2340 + at * 0x20).toString(16)})` : `(*${type})(nil)`;
 
 function disruptionBudgetErrors(obj: KubeObject): FieldError[] {
-  const spec = rec(obj.spec);
+  const spec = asRecord(obj.spec);
   const errs: FieldError[] = [];
   if (isSet(spec.minAvailable) && isSet(spec.maxUnavailable)) {
     const value = `policy.PodDisruptionBudgetSpec{MinAvailable:${
@@ -136,10 +135,10 @@ function scalingRulesErrors(rules: unknown, at: string): FieldError[] {
 }
 
 function autoscalerErrors(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  const spec = rec(obj.spec);
+  const spec = asRecord(obj.spec);
   const errs: FieldError[] = [];
   // HPAScaleToZero is off: 1, unless the object being updated already had 0.
-  const lower = old && rec(old.spec).minReplicas === 0 ? 0 : 1;
+  const lower = old && asRecord(old.spec).minReplicas === 0 ? 0 : 1;
   const min = spec.minReplicas, max = Number(spec.maxReplicas ?? 0);
   if (typeof min === "number" && min < lower) {
     errs.push(
@@ -152,7 +151,7 @@ function autoscalerErrors(obj: KubeObject, old: KubeObject | undefined): FieldEr
       invalid("spec.maxReplicas", String(max), "must be greater than or equal to `minReplicas`"),
     );
   }
-  errs.push(...objectReferenceErrors(rec(spec.scaleTargetRef), "spec.scaleTargetRef"));
+  errs.push(...objectReferenceErrors(asRecord(spec.scaleTargetRef), "spec.scaleTargetRef"));
   const metrics = list(spec.metrics);
   metrics.forEach((m, i) => errs.push(...metricErrors(m, `spec.metrics[${i}]`)));
   if (min === 0 && !metrics.some((m) => m.type === "Object" || m.type === "External")) {

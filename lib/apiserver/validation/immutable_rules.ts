@@ -10,7 +10,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { forbidden, immutable, invalid } from "./field_errors.ts";
@@ -18,7 +18,6 @@ import { goLabelSelector, goQuote, goScalar, goStringSlice } from "./go_value.ts
 import { compareQuantity, parseQuantity } from "../cel/_quantity.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 type Rule = (obj: Obj, old: Obj) => FieldError[];
 
 const lockedData = (fields: readonly string[]): Rule => (obj, old) => {
@@ -37,8 +36,8 @@ const secret: Rule = (obj, old) => [
 
 const storageOf = (claim: Obj, where: "spec" | "status") => {
   const list = where === "spec"
-    ? rec(rec(rec(claim.spec).resources).requests)
-    : rec(rec(claim.status).capacity);
+    ? asRecord(asRecord(asRecord(claim.spec).resources).requests)
+    : asRecord(asRecord(claim.status).capacity);
   return typeof list.storage === "string" ? parseQuantity(list.storage) : undefined;
 };
 
@@ -46,11 +45,12 @@ const betaClass = "volume.beta.kubernetes.io/storage-class";
 
 /** kube-apiserver's ValidatePersistentVolumeClaimUpdate (core validation.go). */
 const pvc: Rule = (obj, old) => {
-  const spec = { ...rec(obj.spec) }, before = { ...rec(old.spec) };
+  const spec = { ...asRecord(obj.spec) }, before = { ...asRecord(old.spec) };
   const errs: FieldError[] = [];
   // The binder sets volumeName once.
   if (!before.volumeName) before.volumeName = spec.volumeName;
-  const oldAnn = rec(rec(old.metadata).annotations), newAnn = rec(rec(obj.metadata).annotations);
+  const oldAnn = asRecord(asRecord(old.metadata).annotations),
+    newAnn = asRecord(asRecord(obj.metadata).annotations);
   const cls = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
   const oldCls = cls(before.storageClassName), newCls = cls(spec.storageClassName);
   if (
@@ -74,10 +74,10 @@ const pvc: Rule = (obj, old) => {
       (oldAnn[betaClass] === undefined || newCls === oldAnn[betaClass])
     ) spec.storageClassName = before.storageClassName;
   }
-  if (rec(obj.status).phase === "Bound" && isPlainObject(rec(spec.resources).requests)) {
-    const resources = rec(spec.resources);
-    const requests = { ...rec(resources.requests) };
-    const was = rec(rec(before.resources).requests).storage;
+  if (asRecord(obj.status).phase === "Bound" && isPlainObject(asRecord(spec.resources).requests)) {
+    const resources = asRecord(spec.resources);
+    const requests = { ...asRecord(resources.requests) };
+    const was = asRecord(asRecord(before.resources).requests).storage;
     if (was === undefined) delete requests.storage;
     else requests.storage = was;
     spec.resources = { ...resources, requests };
@@ -101,11 +101,14 @@ const pvc: Rule = (obj, old) => {
       );
     }
   }
-  if (rec(obj.spec).volumeMode !== rec(old.spec).volumeMode) {
-    errs.push(immutable("volumeMode", goQuote(String(rec(obj.spec).volumeMode ?? ""))));
+  if (asRecord(obj.spec).volumeMode !== asRecord(old.spec).volumeMode) {
+    errs.push(immutable("volumeMode", goQuote(String(asRecord(obj.spec).volumeMode ?? ""))));
   }
   if (
-    !deepEqual(rec(obj.spec).volumeAttributesClassName, rec(old.spec).volumeAttributesClassName)
+    !deepEqual(
+      asRecord(obj.spec).volumeAttributesClassName,
+      asRecord(old.spec).volumeAttributesClassName,
+    )
   ) {
     errs.push(
       forbidden(
@@ -133,14 +136,14 @@ const pv: Rule = (obj, old) => {
     } = s;
     return rest;
   };
-  const errs = deepEqual(source(rec(obj.spec)), source(rec(old.spec))) ? [] : [
+  const errs = deepEqual(source(asRecord(obj.spec)), source(asRecord(old.spec))) ? [] : [
     forbidden(
       "spec.persistentvolumesource",
       "spec.persistentvolumesource is immutable after creation",
     ),
   ];
-  if (!deepEqual(rec(obj.spec).volumeMode, rec(old.spec).volumeMode)) {
-    errs.push(immutable("spec.volumeMode", goScalar(rec(obj.spec).volumeMode)));
+  if (!deepEqual(asRecord(obj.spec).volumeMode, asRecord(old.spec).volumeMode)) {
+    errs.push(immutable("spec.volumeMode", goScalar(asRecord(obj.spec).volumeMode)));
   }
   return errs;
 };
@@ -149,7 +152,7 @@ const pv: Rule = (obj, old) => {
 const schedulingDirectives = ["nodeSelector", "tolerations", "schedulingGates", "affinity"];
 
 const job: Rule = (obj, old) => {
-  const spec = rec(obj.spec), before = rec(old.spec);
+  const spec = asRecord(obj.spec), before = asRecord(old.spec);
   const errs: FieldError[] = [];
   const mutableCompletions = spec.completionMode === "Indexed" &&
     spec.completions === spec.parallelism && before.completions === before.parallelism;
@@ -159,12 +162,12 @@ const job: Rule = (obj, old) => {
   if (!deepEqual(spec.selector, before.selector)) {
     errs.push(immutable("spec.selector", goLabelSelector(spec.selector)));
   }
-  const template = rec(spec.template), was = rec(before.template);
-  const neverStarted = spec.suspend === true && rec(old.status).startTime === undefined;
+  const template = asRecord(spec.template), was = asRecord(before.template);
+  const neverStarted = spec.suspend === true && asRecord(old.status).startTime === undefined;
   const comparable = (t: Obj) => {
     if (!neverStarted) return t;
-    const { labels: _l, annotations: _a, ...meta } = rec(t.metadata);
-    const podSpec = { ...rec(t.spec) };
+    const { labels: _l, annotations: _a, ...meta } = asRecord(t.metadata);
+    const podSpec = { ...asRecord(t.spec) };
     for (const k of schedulingDirectives) delete podSpec[k];
     return { ...t, metadata: meta, spec: podSpec };
   };
@@ -194,7 +197,7 @@ const job: Rule = (obj, old) => {
 
 const roleRef: Rule = (obj, old) => {
   if (deepEqual(obj.roleRef, old.roleRef)) return [];
-  const r = rec(obj.roleRef);
+  const r = asRecord(obj.roleRef);
   const value = `rbac.RoleRef{APIGroup:${goQuote(String(r.apiGroup ?? ""))}, Kind:${
     goQuote(String(r.kind ?? ""))
   }, Name:${goQuote(String(r.name ?? ""))}}`;
@@ -220,7 +223,7 @@ const storageClass: Rule = (obj, old) => {
 };
 
 const simpleImmutable = (path: readonly string[]): Rule => (obj, old) => {
-  const at = (o: Obj) => path.reduce<unknown>((v, k) => rec(v)[k], o);
+  const at = (o: Obj) => path.reduce<unknown>((v, k) => asRecord(v)[k], o);
   const now = at(obj);
   return deepEqual(now, at(old)) ? [] : [immutable(path.join("."), goScalar(now))];
 };
@@ -230,7 +233,7 @@ const simpleImmutable = (path: readonly string[]): Rule => (obj, old) => {
  * `spec.providerID` only go from "" to a value.
  */
 const node: Rule = (obj, old) => {
-  const spec = rec(obj.spec), before = rec(old.spec);
+  const spec = asRecord(obj.spec), before = asRecord(old.spec);
   const cidrs = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
   const now = cidrs(spec.podCIDRs), was = cidrs(before.podCIDRs);
   const errs: FieldError[] = [];
@@ -252,16 +255,18 @@ const node: Rule = (obj, old) => {
 /** ValidateResourceQuotaUpdate: the scopes (as a set) cannot change. */
 const resourceQuota: Rule = (obj, old) => {
   const scopes = (o: Obj) => {
-    const list = rec(o.spec).scopes;
+    const list = asRecord(o.spec).scopes;
     return [...new Set(Array.isArray(list) ? list.map(String) : [])].sort();
   };
   if (deepEqual(scopes(obj), scopes(old))) return [];
-  return [immutable("spec.scopes", goStringSlice(rec(obj.spec).scopes, "core.ResourceQuotaScope"))];
+  return [
+    immutable("spec.scopes", goStringSlice(asRecord(obj.spec).scopes, "core.ResourceQuotaScope")),
+  ];
 };
 
 /** ValidateCSIDriverUpdate (storage validation.go; its path says `attachedRequired`). */
 const csiDriver: Rule = (obj, old) => {
-  const spec = rec(obj.spec), before = rec(old.spec);
+  const spec = asRecord(obj.spec), before = asRecord(old.spec);
   const errs: FieldError[] = [];
   if (!deepEqual(spec.attachRequired, before.attachRequired)) {
     errs.push(immutable("spec.attachedRequired", goScalar(spec.attachRequired)));

@@ -6,7 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import {
   checkDns1035Label,
@@ -17,8 +17,7 @@ import { invalid, notSupported, required } from "./field_errors.ts";
 import { goQuote, goScalar } from "./go_value.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(rec) : []);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asRecord) : []);
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
 const wildcardSubdomain = (host: string): string[] => {
@@ -53,7 +52,7 @@ function backendErrors(backend: Obj, at: string): FieldError[] {
     return [invalid(at, '""', "cannot set both resource and service backends")];
   }
   if (hasResource) {
-    const ref = rec(backend.resource);
+    const ref = asRecord(backend.resource);
     const errs: FieldError[] = [];
     if (typeof ref.apiGroup === "string") {
       for (const m of checkDns1123Subdomain(ref.apiGroup)) {
@@ -72,7 +71,7 @@ function backendErrors(backend: Obj, at: string): FieldError[] {
     return errs;
   }
   if (!hasService) return [invalid(at, '""', "resource or service backend is required")];
-  const service = rec(backend.service);
+  const service = asRecord(backend.service);
   const errs: FieldError[] = [];
   const name = typeof service.name === "string" ? service.name : "";
   if (!name) errs.push(required(`${at}.service.name`));
@@ -81,7 +80,7 @@ function backendErrors(backend: Obj, at: string): FieldError[] {
       errs.push(invalid(`${at}.service.name`, goQuote(name), m));
     }
   }
-  const port = rec(service.port);
+  const port = asRecord(service.port);
   const portName = typeof port.name === "string" ? port.name : "";
   const portNumber = Number(port.number ?? 0);
   if (portName && portNumber !== 0) {
@@ -128,7 +127,7 @@ function httpPathErrors(path: Obj, at: string): FieldError[] {
       errs.push(invalid(`${at}.path`, goQuote(p), "must be an absolute path"));
     }
   } else errs.push(notSupported(`${at}.pathType`, goQuote(type), pathTypes));
-  return [...errs, ...backendErrors(rec(path.backend), `${at}.backend`)];
+  return [...errs, ...backendErrors(asRecord(path.backend), `${at}.backend`)];
 }
 
 function hostErrors(host: string, at: string): FieldError[] {
@@ -142,7 +141,7 @@ function hostErrors(host: string, at: string): FieldError[] {
 }
 
 export function ingressErrors(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  const spec = rec(obj.spec);
+  const spec = asRecord(obj.spec);
   const errs: FieldError[] = [];
   const rules = spec.rules;
   if ((!Array.isArray(rules) || rules.length === 0) && !isSet(spec.defaultBackend)) {
@@ -152,7 +151,7 @@ export function ingressErrors(obj: KubeObject, old: KubeObject | undefined): Fie
     errs.push(invalid("spec", value, "either `defaultBackend` or `rules` must be specified"));
   }
   if (isSet(spec.defaultBackend)) {
-    errs.push(...backendErrors(rec(spec.defaultBackend), "spec.defaultBackend"));
+    errs.push(...backendErrors(asRecord(spec.defaultBackend), "spec.defaultBackend"));
   }
   list(rules).forEach((rule, i) => {
     const at = `spec.rules[${i}]`;
@@ -160,7 +159,7 @@ export function ingressErrors(obj: KubeObject, old: KubeObject | undefined): Fie
       errs.push(...hostErrors(rule.host, `${at}.host`));
     }
     if (!isSet(rule.http)) return;
-    const paths = list(rec(rule.http).paths);
+    const paths = list(asRecord(rule.http).paths);
     if (paths.length === 0) errs.push(required(`${at}.http.paths`));
     paths.forEach((p, j) => errs.push(...httpPathErrors(p, `${at}.http.paths[${j}]`)));
   });

@@ -8,14 +8,13 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import { checkDns1123Subdomain } from "../../core/names.ts";
 import { forbidden, invalid, notSupported, required } from "./field_errors.ts";
 import { goQuote, goStringSlice } from "./go_value.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 const isHeadless = (spec: Obj) => {
   const ips = strings(spec.clusterIPs);
@@ -166,10 +165,10 @@ function ipFamilyUpdateErrors(spec: Obj, before: Obj): FieldError[] {
  * ```
  */
 export function serviceErrors(obj: KubeObject, old?: KubeObject): FieldError[] {
-  const spec = rec(obj.spec);
+  const spec = asRecord(obj.spec);
   const errs = [...typeErrors(spec), ...clusterIPErrors(spec)];
   if (!old) return errs;
-  const before = rec(old.spec);
+  const before = asRecord(old.spec);
   errs.unshift(...clusterIPUpdateErrors(spec, before), ...ipFamilyUpdateErrors(spec, before));
   if (before.type === "LoadBalancer" && spec.type === "LoadBalancer") {
     if ((before.loadBalancerClass ?? null) !== (spec.loadBalancerClass ?? null)) {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { isPlainObject } from "../../core/object.ts";
+import { asRecord, isPlainObject } from "../../core/object.ts";
 import type { FieldError } from "../../core/status.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { fromLabelSelectorObject, matchesLabels } from "../../core/label_selector.ts";
@@ -24,7 +24,6 @@ import {
 import { goIntOrString, goLabelSelector, goQuote, goStringMap } from "./go_value.ts";
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 /** The apps/v1 kinds with these rules. */
 export type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet";
@@ -36,7 +35,7 @@ function selectorErrors(kind: WorkloadKind, spec: Obj): FieldError[] {
     if (kind !== "DaemonSet") return [required("spec.selector")];
     return [];
   }
-  const n = Object.keys(rec(selector.matchLabels)).length +
+  const n = Object.keys(asRecord(selector.matchLabels)).length +
     (Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0);
   // (ReplicaSet's message says "deployment" upstream too.)
   const noun = kind === "ReplicaSet" ? "deployment" : kind.toLowerCase();
@@ -50,13 +49,16 @@ function selectorErrors(kind: WorkloadKind, spec: Obj): FieldError[] {
     const detail = kind === "StatefulSet" ? "" : "invalid label selector";
     return [...errs, invalid("spec.selector", goLabelSelector(selector), detail)];
   }
-  const labels = rec(rec(rec(spec.template).metadata).labels) as Record<string, string>;
+  const labels = asRecord(asRecord(asRecord(spec.template).metadata).labels) as Record<
+    string,
+    string
+  >;
   // An empty selector matches everything: kube skips the check for it (but DaemonSet).
   if ((n > 0 || kind === "DaemonSet") && !matchesLabels(parsed.right, labels)) {
     errs.push(
       invalid(
         "spec.template.metadata.labels",
-        goStringMap(rec(rec(spec.template).metadata).labels),
+        goStringMap(asRecord(asRecord(spec.template).metadata).labels),
         "`selector` does not match template `labels`",
       ),
     );
@@ -65,7 +67,7 @@ function selectorErrors(kind: WorkloadKind, spec: Obj): FieldError[] {
 }
 
 function podTemplateErrors(kind: WorkloadKind, spec: Obj): FieldError[] {
-  const pod = rec(rec(spec.template).spec);
+  const pod = asRecord(asRecord(spec.template).spec);
   const errs: FieldError[] = [];
   const policy = pod.restartPolicy;
   if (policy !== undefined && policy !== "Always") {
@@ -122,7 +124,7 @@ export function intOrPercentErrors(field: string, v: unknown): FieldError[] {
 }
 
 function deploymentStrategyErrors(spec: Obj): FieldError[] {
-  const strategy = rec(spec.strategy);
+  const strategy = asRecord(spec.strategy);
   const at = "spec.strategy";
   if (strategy.type === "Recreate") {
     return strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null
@@ -134,7 +136,7 @@ function deploymentStrategyErrors(spec: Obj): FieldError[] {
   if (strategy.type !== "RollingUpdate") {
     return [notSupported(at, goQuote(String(strategy.type ?? "")), ["Recreate", "RollingUpdate"])];
   }
-  const ru = rec(strategy.rollingUpdate);
+  const ru = asRecord(strategy.rollingUpdate);
   const errs = [
     ...intOrPercentErrors(`${at}.rollingUpdate.maxUnavailable`, ru.maxUnavailable),
     ...intOrPercentErrors(`${at}.rollingUpdate.maxSurge`, ru.maxSurge),
@@ -152,7 +154,7 @@ function deploymentStrategyErrors(spec: Obj): FieldError[] {
 }
 
 function daemonSetStrategyErrors(spec: Obj): FieldError[] {
-  const strategy = rec(spec.updateStrategy);
+  const strategy = asRecord(spec.updateStrategy);
   const at = "spec.updateStrategy";
   if (strategy.type === "OnDelete") return [];
   if (strategy.type !== "RollingUpdate") {
@@ -192,7 +194,7 @@ function statefulSetSpecErrors(spec: Obj): FieldError[] {
       ),
     );
   }
-  const strategy = rec(spec.updateStrategy);
+  const strategy = asRecord(spec.updateStrategy);
   if (strategy.type === "OnDelete" && isPlainObject(strategy.rollingUpdate)) {
     errs.push(
       invalid(
@@ -212,7 +214,7 @@ function statefulSetSpecErrors(spec: Obj): FieldError[] {
       ),
     );
   }
-  const policy = rec(spec.persistentVolumeClaimRetentionPolicy);
+  const policy = asRecord(spec.persistentVolumeClaimRetentionPolicy);
   for (const k of ["whenDeleted", "whenScaled"]) {
     const v = policy[k];
     if (v !== undefined && v !== "Retain" && v !== "Delete") {
@@ -252,7 +254,7 @@ export function workloadErrors(
   obj: KubeObject,
   old?: KubeObject,
 ): FieldError[] {
-  const spec = rec(obj.spec);
+  const spec = asRecord(obj.spec);
   const errs = [
     ...nonNegative("spec.replicas", spec.replicas),
     ...(kind === "StatefulSet" ? statefulSetSpecErrors(spec) : []),
@@ -276,7 +278,7 @@ export function workloadErrors(
     }
   }
   if (!old) return errs;
-  const oldSpec = rec(old.spec);
+  const oldSpec = asRecord(old.spec);
   if (kind === "StatefulSet") {
     const mutable = [
       "replicas",
