@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { startApiServer } from "../../lib/apiserver/server.ts";
 import { createKubectl, kubectlAvailable } from "./_kubectl.ts";
+import { curlAvailable, curlHttp2 } from "./_curl.ts";
 
 const pod = {
   apiVersion: "v1",
@@ -89,15 +90,6 @@ Deno.test("the unavailable endpoints answer 503 Status objects over plain HTTP t
   }
 });
 
-function curlAvailable(): boolean {
-  try {
-    return new Deno.Command("curl", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test({
   name:
     "a POST with a body the server never reads (unknown route, 401) answers its Status over HTTP/2 (curl)",
@@ -109,29 +101,14 @@ Deno.test({
       const token = /token: (\S+)/.exec(server.kubeconfig)![1];
       await Deno.writeTextFile(`${dir}/ca.crt`, server.caCert!);
       await Deno.writeTextFile(`${dir}/body`, "x".repeat(300_000));
-      const curl = async (path: string, auth: boolean) => {
-        const out = await new Deno.Command("curl", {
-          args: [
-            "-s",
-            "--http2",
-            "--cacert",
-            `${dir}/ca.crt`,
-            "-o",
-            "/dev/null",
-            "-w",
-            "%{http_code} %{http_version}",
-            "-X",
-            "POST",
-            ...(auth ? ["-H", `Authorization: Bearer ${token}`] : []),
-            "--data-binary",
-            `@${dir}/body`,
-            `${server.url}${path}`,
-          ],
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        return new TextDecoder().decode(out.stdout);
-      };
+      const curl = (path: string, auth: boolean) =>
+        curlHttp2(`${dir}/ca.crt`, "%{http_code} %{http_version}", `${server.url}${path}`, [
+          "-X",
+          "POST",
+          ...(auth ? ["-H", `Authorization: Bearer ${token}`] : []),
+          "--data-binary",
+          `@${dir}/body`,
+        ]);
       const answers: string[] = [];
       for (let i = 0; i < 10; i++) {
         answers.push(await curl("/apis/nothing.example.com/v1/things", true));
