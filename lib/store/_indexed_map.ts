@@ -7,6 +7,7 @@
  */
 import type { ObjectKey } from "../core/key.ts";
 import type { Indexer } from "./indexer.ts";
+import { isDerivedFromKey, type SingleValue, singleValueOf } from "./_indexer_traits.ts";
 
 /**
  * The keys filed under one index value: an array while keys are only added (filing a listed
@@ -15,10 +16,24 @@ import type { Indexer } from "./indexer.ts";
  */
 type Keys = ObjectKey[] | Set<ObjectKey>;
 
+/**
+ * One index value and its keys. Entries keep `value` — one string per value, shared — instead
+ * of the string their object held: an update compares against a string read moments ago by
+ * every object filed under it, not one parsed with an object long gone cold.
+ */
+interface Bucket {
+  readonly value: string;
+  keys: Keys;
+}
+
 interface Index<T> {
   readonly indexer: Indexer<T>;
-  /** index value -> keys of the objects filed under it, each once. Empty ones are removed. */
-  readonly keysByValue: Map<string, Keys>;
+  /** The built-in indexers' array-free twin (see _indexer_traits.ts). */
+  readonly one: SingleValue<T> | undefined;
+  /** The value follows from the key: an update of a stored key leaves it where it is. */
+  readonly fixed: boolean;
+  /** index value -> the keys of the objects filed under it, each once. Empty ones are removed. */
+  readonly keysByValue: Map<string, Bucket>;
 }
 
 /** Arrays up to this length lose a key by search and swap; longer ones become sets. */
@@ -30,6 +45,14 @@ const SMALL = 16;
  */
 type Filed = string | readonly string[];
 
+/** Filed under no value. */
+const NONE: readonly string[] = Object.freeze([]);
+
+/** What `index` files `obj` under. */
+function filedBy<T>(index: Index<T>, obj: T): Filed {
+  return index.one !== undefined ? index.one(obj) ?? NONE : filed(index.indexer(obj));
+}
+
 /** One stored object and, per index (in index order), what it is filed under. */
 type Entry<T> = [T, ...Filed[]];
 
@@ -40,6 +63,9 @@ type Entry<T> = [T, ...Filed[]];
  * object only and compares with the remembered values: reading the replaced object again (a
  * cold one, long parsed) cost more than keeping one small array per object. Only values that
  * differ touch the inverted index. An update changes its entry in place.
+ *
+ * Keys are the objects' own keys (`namespace/name`, as the fold files them), so an index whose
+ * value follows from the key (`byNamespace`) is not looked at again on an update.
  */
 export class IndexedMap<T> {
   readonly #entries = new Map<ObjectKey, Entry<T>>();
@@ -79,11 +105,14 @@ export class IndexedMap<T> {
   /** Adds an index (kept as is when the name exists) and files every stored object under it. */
   addIndex(name: string, indexer: Indexer<T>): void {
     if (this.#names.has(name)) return;
-    const index: Index<T> = { indexer, keysByValue: new Map() };
+    const index: Index<T> = {
+      indexer,
+      one: singleValueOf(indexer),
+      fixed: isDerivedFromKey(indexer),
+      keysByValue: new Map(),
+    };
     for (const [key, entry] of this.#entries) {
-      const now = filed(indexer(entry[0]));
-      entry.push(now);
-      fileAll(index, now, key);
+      entry.push(fileAll(index, filedBy(index, entry[0]), key));
     }
     this.#names.set(name, index);
     this.#indexes = [...this.#indexes, index];
@@ -95,7 +124,7 @@ export class IndexedMap<T> {
 
   /** Keys filed under `value` in index `name`; throws for an unknown index (programmer error). */
   indexKeys(name: string, value: string): Iterable<ObjectKey> | undefined {
-    return this.#index(name).keysByValue.get(value);
+    return this.#index(name).keysByValue.get(value)?.keys;
   }
 
   indexValues(name: string): string[] {
@@ -123,23 +152,34 @@ export class IndexedMap<T> {
       const created = new Array(indexes.length + 1) as Entry<T>;
       created[0] = obj;
       for (let i = 0; i < indexes.length; i++) {
-        const now = filed(indexes[i].indexer(obj));
-        created[i + 1] = now;
-        fileAll(indexes[i], now, key);
+        created[i + 1] = fileAll(indexes[i], filedBy(indexes[i], obj), key);
       }
       this.#entries.set(key, created);
       return;
     }
     entry[0] = obj;
     for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i];
+      if (index.fixed) continue;
       const before = entry[i + 1] as Filed;
-      const now = filed(indexes[i].indexer(obj));
-      if (before === now || (typeof before !== "string" && sameValues(before, now))) continue;
-      entry[i + 1] = now;
+      let now: Filed;
+      if (index.one !== undefined) {
+        const value = index.one(obj);
+        if (
+          value === undefined ? typeof before !== "string" && before.length === 0 : before === value
+        ) {
+          continue;
+        }
+        now = value ?? NONE;
+      } else {
+        now = filed(index.indexer(obj));
+        if (before === now || (typeof before !== "string" && sameValues(before, now))) continue;
+      }
       const was = typeof before === "string" ? [before] : before;
       const is = typeof now === "string" ? [now] : now;
-      for (const v of was) if (!is.includes(v)) unfile(indexes[i], v, key);
-      for (const v of is) if (!was.includes(v)) file(indexes[i], v, key);
+      for (const v of was) if (!is.includes(v)) unfile(index, v, key);
+      for (const v of is) if (!was.includes(v)) file(index, v, key);
+      entry[i + 1] = typeof now === "string" ? index.keysByValue.get(now)?.value ?? now : now;
     }
   }
 
@@ -182,29 +222,37 @@ function sameValues(a: readonly string[], b: Filed): boolean {
   return true;
 }
 
-function fileAll<T>(index: Index<T>, values: Filed, key: ObjectKey): void {
-  if (typeof values === "string") file(index, values, key);
-  else for (const v of values) file(index, v, key);
+/** Files `key` under each of `values`; returns what the entry keeps (the shared string). */
+function fileAll<T>(index: Index<T>, values: Filed, key: ObjectKey): Filed {
+  if (typeof values === "string") return file(index, values, key);
+  for (const v of values) file(index, v, key);
+  return values;
 }
 
-/** Files `key` under `value`; the caller guarantees it is not filed there yet. */
-function file<T>(index: Index<T>, value: string, key: ObjectKey): void {
-  const keys = index.keysByValue.get(value);
-  if (keys === undefined) index.keysByValue.set(value, [key]);
-  else if (Array.isArray(keys)) keys.push(key);
+/** Files `key` under `value`; returns the index's one string for `value`. */
+function file<T>(index: Index<T>, value: string, key: ObjectKey): string {
+  const bucket = index.keysByValue.get(value);
+  if (bucket === undefined) {
+    index.keysByValue.set(value, { value, keys: [key] });
+    return value;
+  }
+  const keys = bucket.keys;
+  if (Array.isArray(keys)) keys.push(key);
   else keys.add(key);
+  return bucket.value;
 }
 
 function unfile<T>(index: Index<T>, value: string, key: ObjectKey): void {
-  const keys = index.keysByValue.get(value);
-  if (keys === undefined) return;
+  const bucket = index.keysByValue.get(value);
+  if (bucket === undefined) return;
+  const keys = bucket.keys;
   if (!Array.isArray(keys)) {
     keys.delete(key);
     if (keys.size === 0) index.keysByValue.delete(value);
   } else if (keys.length > SMALL) {
     const set = new Set(keys);
     set.delete(key);
-    index.keysByValue.set(value, set);
+    bucket.keys = set;
   } else {
     const at = keys.indexOf(key);
     if (at < 0) return;

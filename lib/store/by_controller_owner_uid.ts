@@ -4,6 +4,7 @@
  * @module
  */
 import type { HasMetadata } from "../core/has_metadata.ts";
+import { singleValued } from "./_indexer_traits.ts";
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -27,10 +28,18 @@ const NONE: readonly string[] = Object.freeze([]);
  * ```
  */
 export function byControllerOwnerUid(obj: HasMetadata): readonly string[] {
-  const refs = obj.metadata?.ownerReferences;
-  if (!refs) return NONE;
-  for (const ref of refs) {
-    if (ref.controller === true && ref.uid) return [ref.uid];
-  }
-  return NONE;
+  const uid = controllerUid(obj);
+  return uid === undefined ? NONE : [uid];
 }
+
+function controllerUid(obj: HasMetadata): string | undefined {
+  const refs = obj.metadata?.ownerReferences;
+  if (!refs) return undefined;
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i];
+    if (ref.controller === true && ref.uid) return ref.uid;
+  }
+  return undefined;
+}
+
+singleValued(byControllerOwnerUid, controllerUid);

@@ -5,6 +5,7 @@
  */
 import type { HasMetadata } from "../core/has_metadata.ts";
 import type { Indexer } from "./indexer.ts";
+import { singleValued } from "./_indexer_traits.ts";
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -25,8 +26,8 @@ const NONE: readonly string[] = Object.freeze([]);
  * ```
  */
 export function byLabel(labelKey: string): Indexer<HasMetadata> {
-  return (obj) => {
+  return singleValued((obj: HasMetadata) => {
     const value = obj.metadata?.labels?.[labelKey];
     return value === undefined ? NONE : [value];
-  };
+  }, (obj: HasMetadata) => obj.metadata?.labels?.[labelKey]);
 }

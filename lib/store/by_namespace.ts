@@ -4,6 +4,7 @@
  * @module
  */
 import type { HasMetadata } from "../core/has_metadata.ts";
+import { derivedFromKey, singleValued } from "./_indexer_traits.ts";
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -24,3 +25,8 @@ export function byNamespace(obj: HasMetadata): readonly string[] {
   const ns = obj.metadata?.namespace;
   return ns ? [ns] : NONE;
 }
+
+// The store files by the value alone and never refiles an update (a key names its namespace).
+derivedFromKey(
+  singleValued(byNamespace, (obj: HasMetadata) => obj.metadata?.namespace || undefined),
+);
