@@ -23,7 +23,8 @@ const keyDerived = new WeakSet<object>();
  * ```ts
  * import assert from "node:assert/strict";
  * import { singleValueOf, singleValued } from "./_indexer_traits.ts";
- * const byName = singleValued((o: { name: string }) => [o.name], (o) => o.name);
+ * type Named = { name: string };
+ * const byName = singleValued((o: Named) => [o.name], (o: Named) => o.name);
  * assert.equal(singleValueOf(byName)?.({ name: "a" }), "a");
  * ```
  */
