@@ -1,7 +1,7 @@
 /**
  * The admission plugins of the embedded API server that need the cluster's other objects:
- * ServiceAccount, Priority and DefaultTolerationSeconds for pods. {@link installAdmission}
- * wraps the pod hooks.
+ * LimitRanger for pods and PersistentVolumeClaims, ServiceAccount, Priority and
+ * DefaultTolerationSeconds for pods. {@link installAdmission} wraps the pod and claim hooks.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import type { ServerContext } from "../context.ts";
 import { admitServiceAccount } from "./service_account_admission.ts";
 import { admitPriority, keepPriority } from "./priority_admission.ts";
 import { admitDefaultTolerationSeconds } from "./default_toleration_seconds.ts";
+import { admitLimitRanger, validateClaimLimitRanger, validateLimitRanger } from "./limit_ranger.ts";
 
 export {
   admitServiceAccount,
@@ -17,15 +18,34 @@ export {
   serviceAccountVolume,
 } from "./service_account_admission.ts";
 export { admitPriority, keepPriority } from "./priority_admission.ts";
+export { admitLimitRanger, validateClaimLimitRanger, validateLimitRanger } from "./limit_ranger.ts";
+export {
+  type ContainerDefaults,
+  type ContainerList,
+  LIMIT_RANGER_ANNOTATION,
+  type LimitRangeDefaulting,
+  limitRangeDefaults,
+  type LimitRangeItem,
+  limitRangeItems,
+  type ResourceList,
+  withLimitRangeDefaults,
+} from "./limit_range_defaults.ts";
+export {
+  aggregateMessage,
+  claimLimitViolations,
+  limitRangeViolations,
+} from "./limit_range_violations.ts";
 export {
   admitDefaultTolerationSeconds,
   DEFAULT_TOLERATION_SECONDS,
 } from "./default_toleration_seconds.ts";
 
 /**
- * Runs the ServiceAccount (unless `serviceAccounts: false`), Priority and
+ * Runs the LimitRanger, ServiceAccount (unless `serviceAccounts: false`), Priority and
  * DefaultTolerationSeconds plugins on every pod create, after the pod kind's own create
  * preparation; updates keep the priority the create set and get the tolerations again.
+ * LimitRanger checks a created pod once it is defaulted and valid (a 403 when it breaks a
+ * LimitRange), and PersistentVolumeClaims on create and spec updates.
  *
  * @example
  * ```ts
@@ -43,6 +63,7 @@ export function installAdmission(
     ...pods,
     prepareCreate(obj, c) {
       pods.prepareCreate?.(obj, c);
+      admitLimitRanger(c, obj);
       if (options.serviceAccounts ?? true) admitServiceAccount(c, obj);
       admitPriority(c, obj);
       admitDefaultTolerationSeconds(obj);
@@ -54,7 +75,18 @@ export function installAdmission(
     },
     validate(obj, old) {
       if (old) keepPriority(obj, old);
-      return pods.validate?.(obj, old) ?? [];
+      const errors = pods.validate?.(obj, old) ?? [];
+      if (!old && !errors.length) validateLimitRanger(ctx, obj);
+      return errors;
+    },
+  });
+  const claims = ctx.hooks.get("/persistentvolumeclaims") ?? {};
+  ctx.hooks.set("/persistentvolumeclaims", {
+    ...claims,
+    validate(obj, old) {
+      const errors = claims.validate?.(obj, old) ?? [];
+      if (!errors.length) validateClaimLimitRanger(ctx, obj, old);
+      return errors;
     },
   });
 }
