@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { median } from "./_stats.ts";
 
 const root = new URL("../../", import.meta.url);
 const denoJson = JSON.parse(await Deno.readTextFile(new URL("deno.json", root))) as {
@@ -67,8 +68,6 @@ async function time(probe: Probe): Promise<number> {
   if (!seen) throw new Error(`${probe.name} never printed "${probe.until}":\n${await stderr}`);
   return ms;
 }
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function main(): Promise<number> {
   const quick = Deno.args.includes("--quick");

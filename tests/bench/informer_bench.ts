@@ -13,7 +13,9 @@
  * another left behind;
  * `--same-process` runs them all in this one instead (the ratio then moves with the order of the
  * runs). Besides the ratio of the medians (the verdict), `paired` is the median of each round's
- * ratio to that round's baseline: less moved by the host's speed drifting between rounds.
+ * ratio to that round's baseline: less moved by the host's speed drifting between rounds;
+ * `paired 95%` is a bootstrap interval for it (with 20 rounds, e.g. `20000 40000 20 --only=plain`,
+ * it says whether a ratio is within a few percent of the target or only looked it in one run).
  * Under `deno bench` it registers a small-size variant instead.
  */
 import * as rx from "npm:rxjs@7.8.2";
@@ -29,6 +31,7 @@ import {
   stripManagedFields,
 } from "../../mod.ts";
 import { fixture, readFixture, serve, writeFixture } from "./_informer_fixture.ts";
+import { bootstrapMedian, median, rotated } from "./_stats.ts";
 
 export { fixture, serve };
 
@@ -120,11 +123,6 @@ async function measure(run: () => Promise<unknown>): Promise<Sample> {
   if (kept === undefined) throw new Error("unreachable");
   return { ms, heap };
 }
-
-/** `xs` rotated left by `r`: round r of the benchmark starts with the r-th variant. */
-const rotated = <T>(xs: readonly T[], r: number): T[] => xs.map((_, i) => xs[(i + r) % xs.length]);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 type Variant = "baseline" | "plain" | "owner" | "pipeline" | "stripped" | "shared";
 const VARIANTS: readonly Variant[] = [
@@ -228,8 +226,12 @@ async function report(
   };
   // Paired: each round's run against that round's baseline, then the median of those ratios —
   // the host's speed drifts by +-20% over minutes, and a round's runs are minutes apart at most.
-  const paired = (xs: readonly Sample[]) =>
-    median(xs.map((x, i) => x.ms / runs.baseline[i].ms)).toFixed(2).padStart(6);
+  const ratios = (xs: readonly Sample[]) => xs.map((x, i) => x.ms / runs.baseline[i].ms);
+  const paired = (xs: readonly Sample[]) => median(ratios(xs)).toFixed(2).padStart(6);
+  const interval = (xs: readonly Sample[]) => {
+    const [lo, hi] = bootstrapMedian(ratios(xs));
+    return `${lo.toFixed(2)}-${hi.toFixed(2)}`.padStart(9);
+  };
   const row = (name: string, xs: readonly Sample[], timeMax: number, heapMax: number) => {
     const ms = median(xs.map((x) => x.ms)), heap = median(xs.map((x) => x.heap));
     const tr = ms / base.ms, hr = heap / base.heap;
@@ -238,7 +240,7 @@ async function report(
     console.log(
       `| ${name.padEnd(30)} | ${ms.toFixed(0).padStart(7)} | ${
         (heap / 2 ** 20).toFixed(1).padStart(8)
-      } | ${tr.toFixed(2).padStart(5)} ${max(timeMax)} | ${paired(xs)} | ${
+      } | ${tr.toFixed(2).padStart(5)} ${max(timeMax)} | ${paired(xs)} | ${interval(xs)} | ${
         hr.toFixed(2).padStart(5)
       } ${max(heapMax)} | ${timeMax === Infinity ? "-   " : pass ? "PASS" : "FAIL"} |`,
     );
@@ -252,15 +254,15 @@ async function report(
     }; gc exposed: ${"gc" in globalThis}`,
   );
   console.log(
-    "| run                            |   ms    | heap MiB | time ratio   | paired | heap ratio   | result |",
+    "| run                            |   ms    | heap MiB | time ratio   | paired | paired 95% | heap ratio   | result |",
   );
   console.log(
-    "|--------------------------------|---------|----------|--------------|--------|--------------|--------|",
+    "|--------------------------------|---------|----------|--------------|--------|------------|--------------|--------|",
   );
   console.log(
     `| ${"fetch + JSON.parse + Map".padEnd(30)} | ${base.ms.toFixed(0).padStart(7)} | ${
       (base.heap / 2 ** 20).toFixed(1).padStart(8)
-    } |         1.00 |   1.00 |         1.00 | -      |`,
+    } |         1.00 |   1.00 |          - |         1.00 | -      |`,
   );
   const rows: [Variant, string, number, number][] = [
     // Like for like: the informer's store with no indexes against the baseline's bare Map.
