@@ -33,6 +33,16 @@ export interface KindHooks {
   readonly finalizersOnDelete?: readonly string[];
   /** Kind-specific validation on create (old undefined) and update. */
   readonly validate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+  /**
+   * The kind's built-in validating admission (LimitRanger): runs once the object passed
+   * validation, as kube-apiserver runs validating admission after it; refuses by throwing
+   * (kube's 403). `subresource` names a subresource write (`status`).
+   */
+  readonly validateAdmission?: (
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    subresource: string | undefined,
+  ) => void;
   /** Called after a committed write of this kind (in the write path: must not write). */
   readonly afterCommit?: (
     type: "ADDED" | "MODIFIED" | "DELETED",

@@ -57,7 +57,7 @@ export function admit(
   info: ResourceInfo,
   obj: KubeObject,
   old: KubeObject | undefined,
-  opts: WriteOptions,
+  opts: WriteOptions & { readonly subresource?: string },
 ): { object: KubeObject; warnings: string[] } {
   const mode = opts.fieldValidation ?? "Warn";
   const request = opts.request;
@@ -81,7 +81,9 @@ export function admit(
   }
   if (builtin) errors.push(...validateBuiltin(builtin, object));
   errors.push(...validateMeta(object, info));
-  errors.push(...(ctx.hooks.get(info.storageKey)?.validate?.(object, old) ?? []));
+  const hooks = ctx.hooks.get(info.storageKey);
+  errors.push(...(hooks?.validate?.(object, old) ?? []));
   rejectInvalid(info, object.metadata?.name ?? "", errors);
+  hooks?.validateAdmission?.(object, old, opts.subresource);
   return { object, warnings };
 }

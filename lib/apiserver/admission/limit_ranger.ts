@@ -63,8 +63,8 @@ export function validateLimitRanger(ctx: ServerContext, pod: KubeObject): void {
 
 /**
  * Refuses (403) a PersistentVolumeClaim whose storage request breaks the namespace's
- * `type: PersistentVolumeClaim` limits, on create and on an update that changes the spec
- * (status writes and claims being deleted are let through).
+ * `type: PersistentVolumeClaim` limits, on create and update (a claim being deleted is let
+ * through; the caller leaves out status writes).
  *
  * @example
  * ```ts ignore
@@ -77,6 +77,5 @@ export function validateClaimLimitRanger(
   old: KubeObject | undefined,
 ): void {
   if (old?.metadata?.deletionTimestamp) return;
-  if (old && JSON.stringify(old.spec) === JSON.stringify(pvc.spec)) return;
   refuse("persistentvolumeclaims", pvc, claimLimitViolations(pvc, rangesOf(ctx, pvc)));
 }

@@ -45,7 +45,7 @@ export {
  * DefaultTolerationSeconds plugins on every pod create, after the pod kind's own create
  * preparation; updates keep the priority the create set and get the tolerations again.
  * LimitRanger checks a created pod once it is defaulted and valid (a 403 when it breaks a
- * LimitRange), and PersistentVolumeClaims on create and spec updates.
+ * LimitRange), and PersistentVolumeClaims on create and update (not status writes).
  *
  * @example
  * ```ts
@@ -75,18 +75,20 @@ export function installAdmission(
     },
     validate(obj, old) {
       if (old) keepPriority(obj, old);
-      const errors = pods.validate?.(obj, old) ?? [];
-      if (!old && !errors.length) validateLimitRanger(ctx, obj);
-      return errors;
+      return pods.validate?.(obj, old) ?? [];
+    },
+    // kube's LimitRanger leaves pod updates alone (container resources are immutable).
+    validateAdmission(obj, old, subresource) {
+      pods.validateAdmission?.(obj, old, subresource);
+      if (!old && !subresource) validateLimitRanger(ctx, obj);
     },
   });
   const claims = ctx.hooks.get("/persistentvolumeclaims") ?? {};
   ctx.hooks.set("/persistentvolumeclaims", {
     ...claims,
-    validate(obj, old) {
-      const errors = claims.validate?.(obj, old) ?? [];
-      if (!errors.length) validateClaimLimitRanger(ctx, obj, old);
-      return errors;
+    validateAdmission(obj, old, subresource) {
+      claims.validateAdmission?.(obj, old, subresource);
+      if (!subresource) validateClaimLimitRanger(ctx, obj, old);
     },
   });
 }

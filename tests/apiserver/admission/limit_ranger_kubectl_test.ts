@@ -79,6 +79,41 @@ Deno.test({
       );
       const gone = await kubectl.run(["get", "pod", "big"]);
       assert.match(gone.stderr, /NotFound/);
+
+      // Claims are checked on update too (not on status writes): a tighter range refuses a
+      // label change of a claim already over it.
+      ok(
+        await kubectl.run(["apply", "-f", "-"], {
+          stdin:
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: small}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n",
+        }),
+        "apply claim small",
+      );
+      ok(
+        await kubectl.run(["apply", "-f", "-"], {
+          stdin:
+            "apiVersion: v1\nkind: LimitRange\nmetadata: {name: tight}\nspec:\n  limits:\n  - {type: PersistentVolumeClaim, max: {storage: 500Mi}}\n",
+        }),
+        "apply LimitRange tight",
+      );
+      const label = await kubectl.run(["label", "pvc", "small", "team=a"]);
+      assert.equal(label.code, 1);
+      assert.equal(
+        label.stderr,
+        'Error from server (Forbidden): persistentvolumeclaims "small" is forbidden: maximum storage usage per PersistentVolumeClaim is 500Mi, but request is 1Gi\n',
+      );
+      ok(
+        await kubectl.run([
+          "patch",
+          "pvc",
+          "small",
+          "--subresource=status",
+          "--type=merge",
+          "-p",
+          '{"status":{"phase":"Pending"}}',
+        ]),
+        "status patch of claim small",
+      );
     } finally {
       await kubectl.dispose();
       await server.close();
