@@ -77,6 +77,15 @@ Deno.test({
         claim.stderr,
         'Error from server (Forbidden): error when creating "STDIN": persistentvolumeclaims "data" is forbidden: maximum storage usage per PersistentVolumeClaim is 2Gi, but request is 5Gi\n',
       );
+      // Validation comes first: an invalid pod over the limits is a 422, not LimitRanger's 403.
+      const invalid = await kubectl.run(["apply", "-f", "-"], {
+        stdin: pod("bad", "{limits: {cpu: '1'}}").replace("    image: nginx\n", ""),
+      });
+      assert.equal(invalid.code, 1);
+      assert.match(
+        invalid.stderr,
+        /Pod "bad" is invalid: spec.containers\[0\].image: Required value/,
+      );
       const gone = await kubectl.run(["get", "pod", "big"]);
       assert.match(gone.stderr, /NotFound/);
 
