@@ -21,6 +21,19 @@ export interface KindHooks {
   /** Fills what only a create sets (after metadata and defaults, before validation). */
   readonly prepareCreate?: (obj: KubeObject, ctx: ServerContext) => void;
   /**
+   * The kind's built-in mutating admission on create (pods: LimitRanger, ServiceAccount,
+   * Priority, DefaultTolerationSeconds). Without webhooks it runs right after
+   * {@link KindHooks.prepareCreate}; with webhooks on the defaulted request object before the
+   * mutating webhooks (kube-apiserver's order), and not again. Refuses by throwing (a 403).
+   */
+  readonly admitCreate?: (obj: KubeObject, ctx: ServerContext) => void;
+  /**
+   * The built-in mutating admission on an update of the main resource (pods: Priority keeps
+   * the old priority, DefaultTolerationSeconds): after {@link KindHooks.prepareUpdate} without
+   * webhooks, before the mutating webhooks with them.
+   */
+  readonly admitUpdate?: (obj: KubeObject, old: KubeObject, ctx: ServerContext) => void;
+  /**
    * Prepares an update of the main resource from the stored object (after defaults, before
    * validation), like kube's `PrepareForUpdate` and `BeginUpdate`: e.g. allocated values a
    * client left out.

@@ -41,7 +41,8 @@ function randomSuffix(): string {
   return s;
 }
 
-function checkNamespace(ctx: ServerContext, namespace: string): void {
+/** 404 when the namespace does not exist, 403 when it is being terminated. */
+export function checkNamespace(ctx: ServerContext, namespace: string): void {
   const ns = ctx.storage.get("/namespaces", namespace)?.object;
   if (!ns) {
     fail("NotFound", `namespaces "${namespace}" not found`, {
@@ -69,13 +70,25 @@ export function createObject(
   return commitWrite(ctx, prepareCreate(ctx, info, namespace, body, opts), opts);
 }
 
-/** Checks a create (POST) without storing it: metadata, defaults, schema, validation. */
+/**
+ * Set on the webhook path, which runs the kind's built-in mutating admission (`admitCreate`,
+ * `admitUpdate`) before the mutating webhooks: it must not run again (a webhook may have
+ * undone a default on purpose).
+ */
+export interface AdmissionDone {
+  readonly builtinAdmitted?: boolean;
+}
+
+/**
+ * Checks a create (POST) without storing it: metadata, the kind's create preparation, its
+ * built-in mutating admission (unless already done), defaults, schema, validation.
+ */
 export function prepareCreate(
   ctx: ServerContext,
   info: ResourceInfo,
   namespace: string | undefined,
   body: unknown,
-  opts: WriteOptions = {},
+  opts: WriteOptions & AdmissionDone = {},
 ): PreparedWrite {
   const obj = checkTypeMeta(info, body);
   const meta = obj.metadata!;
@@ -105,7 +118,11 @@ export function prepareCreate(
   if (info.hasGeneration || info.isCustom) meta.generation = 1;
   else delete meta.generation;
   if (info.hasStatus && !info.statusOnCreate) delete obj.status;
-  ctx.hooks.get(info.storageKey)?.prepareCreate?.(obj, ctx);
+  const hooks = ctx.hooks.get(info.storageKey);
+  hooks?.prepareCreate?.(obj, ctx);
+  // After the kind's own preparation, as before webhooks existed: the pod's status.qosClass
+  // is computed from the containers as sent, before LimitRanger's defaults.
+  if (!opts.builtinAdmitted) hooks?.admitCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
   stampManagedFields(ctx, info, undefined, object, opts);
   const key = storeKey(info, object.metadata!.namespace, object.metadata!.name!);
@@ -118,7 +135,7 @@ const withoutMeta = (o: KubeObject, dropStatus: boolean) => {
 };
 
 /** Update options: which subresource is written and whether PUT semantics apply. */
-export interface UpdateOptions extends WriteOptions {
+export interface UpdateOptions extends WriteOptions, AdmissionDone {
   readonly subresource?: "status";
   /** Whether the request may omit resourceVersion (patches may; PUT of custom resources may not). */
   readonly unconditional?: boolean;
@@ -225,9 +242,11 @@ export function prepareUpdate(
   next.metadata!.resourceVersion = oldMeta.resourceVersion;
   if (opts.subresource !== "status" && !opts.storageUpdate) {
     const hooks = ctx.hooks.get(info.storageKey);
-    if (hooks?.prepareUpdate) {
+    const admitUpdate = opts.builtinAdmitted ? undefined : hooks?.admitUpdate;
+    if (hooks && (hooks.prepareUpdate || admitUpdate)) {
       hooks.defaults?.(next);
-      hooks.prepareUpdate(next, old, ctx);
+      hooks.prepareUpdate?.(next, old, ctx);
+      admitUpdate?.(next, old, ctx);
     }
   }
   const { object, warnings } = admit(ctx, info, next, old, opts);

@@ -36,6 +36,7 @@ import {
   operationOptions,
 } from "./admission_attributes.ts";
 import { type AdmissionRuntime, admitMutating, admitValidating } from "./dispatch_webhooks.ts";
+import { admitBuiltinCreate, admitBuiltinUpdate } from "./builtin_mutating.ts";
 
 const configKeys = [
   "admissionregistration.k8s.io/validatingwebhookconfigurations",
@@ -126,15 +127,18 @@ export async function admittedCreate(
   const defaults = defaulter(ctx, info);
   const candidate = createCandidate(info, namespace, body);
   if (!candidate) return createObject(ctx, info, namespace, body, opts);
+  const object = defaults(candidate);
+  // The built-in mutating plugins first, as kube-apiserver orders them before the webhooks.
+  const done = admitBuiltinCreate(ctx, info, namespace, object);
   const a = attributes(info, "CREATE", {
     name: String(candidate.metadata?.name ?? ""),
     namespace: info.namespaced ? String(candidate.metadata?.namespace ?? "") : undefined,
-    object: defaults(candidate),
+    object,
   }, opts);
   const warnings: string[] = [];
   return await withWarnings(warnings, async () => {
     const m = await admitMutating(ctx, rt, a, (i) => defaulter(ctx, i), warnings);
-    const prepared = prepareCreate(ctx, info, namespace, m.object, opts);
+    const prepared = prepareCreate(ctx, info, namespace, m.object, { ...opts, ...done });
     warnings.unshift(...prepared.warnings);
     await admitValidating(ctx, rt, {
       ...a,
@@ -212,14 +216,15 @@ export async function admittedUpdate(
       const candidate = made.object;
       const uopts = withFields(opts, made.managedFields);
       const scaled = opts.scale;
+      const plain = !scaled && isPlainObject(candidate);
+      const object = plain ? defaults(candidate as KubeObject) : candidate as KubeObject;
+      const done = plain && !sub ? admitBuiltinUpdate(ctx, info, object, view) : {};
       const a = attributes(info, "UPDATE", {
         name,
         namespace,
         ...(sub ? { subresource: sub } : {}),
         ...(scaled ? { kind: { group: "autoscaling", version: "v1", kind: "Scale" } } : {}),
-        object: scaled || !isPlainObject(candidate)
-          ? candidate as KubeObject
-          : defaults(candidate as KubeObject),
+        object,
         oldObject: scaled ? scaleOf(info, view) as unknown as KubeObject : view,
       }, opts);
       const m = await admitMutating(
@@ -235,6 +240,7 @@ export async function admittedUpdate(
       const full = scaled ? withScale(info, view, m.object) : m.object;
       const prepared = prepareUpdate(ctx, info, namespace, name, full, {
         ...uopts,
+        ...done,
         ...(webhookCr(info) ? { oldView: view } : {}),
       });
       warnings.unshift(...prepared.warnings);

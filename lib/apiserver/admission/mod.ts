@@ -41,11 +41,14 @@ export {
 } from "./default_toleration_seconds.ts";
 
 /**
- * Runs the LimitRanger, ServiceAccount (unless `serviceAccounts: false`), Priority and
- * DefaultTolerationSeconds plugins on every pod create, after the pod kind's own create
- * preparation; updates keep the priority the create set and get the tolerations again.
- * LimitRanger checks a created pod once it is defaulted and valid (a 403 when it breaks a
- * LimitRange), and PersistentVolumeClaims on create and update (not status writes).
+ * Installs the LimitRanger, ServiceAccount (unless `serviceAccounts: false`), Priority and
+ * DefaultTolerationSeconds plugins as the pod kind's built-in mutating admission
+ * (`admitCreate`, in that order); updates keep the priority the create set and get the
+ * tolerations again (`admitUpdate`). The write path runs them before the mutating webhooks,
+ * or after the pod's own create preparation when no webhook is configured (see
+ * `object_write.ts`). LimitRanger checks a created pod once it is defaulted and valid (a 403
+ * when it breaks a LimitRange), and PersistentVolumeClaims on create and update (not status
+ * writes).
  *
  * @example
  * ```ts
@@ -61,21 +64,19 @@ export function installAdmission(
   const pods = ctx.hooks.get("/pods") ?? {};
   ctx.hooks.set("/pods", {
     ...pods,
-    prepareCreate(obj, c) {
-      pods.prepareCreate?.(obj, c);
+    admitCreate(obj, c) {
+      pods.admitCreate?.(obj, c);
       admitLimitRanger(c, obj);
       if (options.serviceAccounts ?? true) admitServiceAccount(c, obj);
       admitPriority(c, obj);
       admitDefaultTolerationSeconds(obj);
     },
-    // DefaultTolerationSeconds handles updates too (a PUT without them gets them back).
-    prepareUpdate(obj, old, c) {
-      pods.prepareUpdate?.(obj, old, c);
+    // Priority keeps what the create set; DefaultTolerationSeconds handles updates too (a PUT
+    // without them gets them back). kube's LimitRanger and ServiceAccount leave updates alone.
+    admitUpdate(obj, old, c) {
+      pods.admitUpdate?.(obj, old, c);
+      keepPriority(obj, old);
       admitDefaultTolerationSeconds(obj);
-    },
-    validate(obj, old) {
-      if (old) keepPriority(obj, old);
-      return pods.validate?.(obj, old) ?? [];
     },
     // kube's LimitRanger leaves pod updates alone (container resources are immutable).
     validateAdmission(obj, old, subresource) {

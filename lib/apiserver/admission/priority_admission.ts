@@ -74,10 +74,10 @@ export function admitPriority(ctx: ServerContext, pod: KubeObject): void {
 export function keepPriority(pod: KubeObject, old: KubeObject): void {
   if (!isPlainObject(pod.spec) || !isPlainObject(old.spec)) return;
   const spec = { ...pod.spec };
-  if (spec.priority === undefined && old.spec.priority !== undefined) {
+  if (spec.priority == null && old.spec.priority != null) {
     spec.priority = old.spec.priority;
   }
-  if (spec.preemptionPolicy === undefined && old.spec.preemptionPolicy !== undefined) {
+  if (spec.preemptionPolicy == null && old.spec.preemptionPolicy != null) {
     spec.preemptionPolicy = old.spec.preemptionPolicy;
   }
   pod.spec = spec;
