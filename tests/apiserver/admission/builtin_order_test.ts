@@ -1,0 +1,107 @@
+/**
+ * kube-apiserver's admission order: the built-in mutating plugins (LimitRanger,
+ * ServiceAccount, Priority, DefaultTolerationSeconds) run before the mutating webhooks, so a
+ * webhook sees what they added, and what a webhook removes stays removed.
+ */
+import assert from "node:assert/strict";
+import { allowed, type KubeObject, mutated } from "../../../mod.ts";
+import { ok } from "../_kubectl.ts";
+import { withWebhooks } from "./_fixture.ts";
+
+const pods = { group: "", version: "v1", kind: "Pod", plural: "pods" };
+const limits = `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 128Mi}
+    defaultRequest: {cpu: 100m}
+`;
+const notReady = "node.kubernetes.io/not-ready";
+const defaultTolerations = [notReady, "node.kubernetes.io/unreachable"].map((key) => ({
+  key,
+  operator: "Exists",
+  effect: "NoExecute",
+  tolerationSeconds: 300,
+}));
+
+type Spec = {
+  containers: { resources?: unknown; volumeMounts?: { mountPath: string }[] }[];
+  volumes?: { name: string }[];
+  tolerations?: { key?: string }[];
+  priority?: number;
+  serviceAccountName?: string;
+};
+type Obj = { readonly [k: string]: unknown } | null | undefined;
+const specOf = (o: Obj) => o?.spec as Spec;
+const keys = (o: Obj) => (specOf(o).tolerations ?? []).map((t) => t.key);
+
+Deno.test("a mutating webhook on pods sees the LimitRange defaults, token volume, priority and tolerations", async () => {
+  const watch = { type: "mutating" as const, for: pods, mutate: () => allowed() };
+  await withWebhooks([watch], async (f) => {
+    await f.install([watch]);
+    ok(await f.kubectl.run(["apply", "-f", "-"], { stdin: limits }), "apply LimitRange");
+    ok(await f.kubectl.run(["run", "web", "--image=nginx"]), "run web");
+    const [req] = f.requests.filter((r) => r.operation === "CREATE");
+    assert.equal(req?.name, "web");
+    const obj = req.object as KubeObject;
+    const spec = specOf(obj);
+    assert.deepEqual(spec.containers[0].resources, {
+      limits: { cpu: "500m", memory: "128Mi" },
+      requests: { cpu: "100m", memory: "128Mi" },
+    });
+    assert.match(obj.metadata?.annotations?.["kubernetes.io/limit-ranger"] ?? "", /LimitRanger/);
+    assert.equal(spec.serviceAccountName, "default");
+    assert.match(spec.volumes?.[0]?.name ?? "", /^kube-api-access-/);
+    assert.deepEqual(
+      spec.containers[0].volumeMounts?.map((m) => m.mountPath),
+      ["/var/run/secrets/kubernetes.io/serviceaccount"],
+    );
+    assert.equal(spec.priority, 0);
+    assert.deepEqual(spec.tolerations, defaultTolerations);
+    // Stored as the webhook saw it: the plugins did not run a second time (one token volume).
+    const stored = JSON.parse(ok(await f.kubectl.run(["get", "pod", "web", "-o", "json"]), "get"));
+    assert.deepEqual(stored.spec.volumes, spec.volumes);
+    assert.deepEqual(stored.spec.tolerations, defaultTolerations);
+  });
+});
+
+Deno.test("a default toleration a mutating webhook removes stays removed, on create and update", async () => {
+  const drop = {
+    type: "mutating" as const,
+    for: pods,
+    mutate: (req: { object?: KubeObject | null }) => {
+      const spec = specOf(req.object);
+      const tolerations = (spec.tolerations ?? []).filter((t) => t.key !== notReady);
+      return mutated({ ...req.object, spec: { ...spec, tolerations } });
+    },
+  };
+  await withWebhooks([drop], async (f) => {
+    await f.install([drop]);
+    ok(await f.kubectl.run(["run", "web", "--image=nginx"]), "run web");
+    const get = async () =>
+      JSON.parse(ok(await f.kubectl.run(["get", "pod", "web", "-o", "json"]), "get"));
+    assert.deepEqual((await get()).spec.tolerations, defaultTolerations.slice(1));
+    // On update DefaultTolerationSeconds adds it back before the webhook, which drops it again.
+    ok(await f.kubectl.run(["label", "pod", "web", "team=a"]), "label");
+    const update = f.requests.find((r) => r.operation === "UPDATE");
+    assert.deepEqual(keys(update?.object), [
+      "node.kubernetes.io/unreachable",
+      notReady,
+    ]);
+    const labelled = await get();
+    assert.equal(labelled.metadata.labels.team, "a");
+    assert.deepEqual(labelled.spec.tolerations, defaultTolerations.slice(1));
+    // A PUT without the priority: Priority keeps the old one before the webhook sees it.
+    delete labelled.spec.priority;
+    f.requests.length = 0;
+    ok(
+      await f.kubectl.run(["replace", "-f", "-"], { stdin: JSON.stringify(labelled) }),
+      "replace",
+    );
+    assert.equal(specOf(f.requests[0]?.object).priority, 0);
+    assert.equal((await get()).spec.priority, 0);
+  });
+});
