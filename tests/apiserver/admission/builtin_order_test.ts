@@ -65,6 +65,10 @@ Deno.test("a mutating webhook on pods sees the LimitRange defaults, token volume
     const stored = JSON.parse(ok(await f.kubectl.run(["get", "pod", "web", "-o", "json"]), "get"));
     assert.deepEqual(stored.spec.volumes, spec.volumes);
     assert.deepEqual(stored.spec.tolerations, defaultTolerations);
+    // A missing namespace is a 404 before the plugins (not ServiceAccount's 403).
+    const lost = await f.kubectl.run(["run", "lost", "-n", "nowhere", "--image=nginx"]);
+    assert.equal(lost.code, 1);
+    assert.match(lost.stderr, /NotFound.*namespaces "nowhere" not found/);
   });
 });
 
