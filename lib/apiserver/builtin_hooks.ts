@@ -17,6 +17,7 @@ import { containerNameErrors } from "./container_names.ts";
 import { builtinResources } from "./builtin_resources.ts";
 import type { ResourceInfo } from "./resource_info.ts";
 import { withKindRules } from "./builtin_rules.ts";
+import { podQosClass } from "./pod_qos.ts";
 import {
   prepareServiceCreate,
   prepareServiceUpdate,
@@ -64,19 +65,9 @@ const namespaceHooks: KindHooks = {
   },
 };
 
-function podQos(obj: KubeObject): string {
-  const spec = isPlainObject(obj.spec) ? obj.spec : {};
-  const containers = Array.isArray(spec.containers) ? spec.containers : [];
-  const hasResources = containers.some((c) =>
-    isPlainObject(c) && isPlainObject(c.resources) &&
-    (isPlainObject(c.resources.requests) || isPlainObject(c.resources.limits))
-  );
-  return hasResources ? "Burstable" : "BestEffort";
-}
-
 const podHooks: KindHooks = {
   prepareCreate(obj) {
-    obj.status = { phase: "Pending", qosClass: podQos(obj) };
+    obj.status = { phase: "Pending", qosClass: podQosClass(obj) };
   },
   validate(obj, old) {
     return [

@@ -119,10 +119,10 @@ export function prepareCreate(
   else delete meta.generation;
   if (info.hasStatus && !info.statusOnCreate) delete obj.status;
   const hooks = ctx.hooks.get(info.storageKey);
-  hooks?.prepareCreate?.(obj, ctx);
-  // After the kind's own preparation, as before webhooks existed: the pod's status.qosClass
-  // is computed from the containers as sent, before LimitRanger's defaults.
+  // kube-apiserver's order: the built-in mutating admission, then the kind's own preparation
+  // (the strategy's PrepareForCreate), so a pod's status.qosClass sees LimitRanger's defaults.
   if (!opts.builtinAdmitted) hooks?.admitCreate?.(obj, ctx);
+  hooks?.prepareCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
   stampManagedFields(ctx, info, undefined, object, opts);
   const key = storeKey(info, object.metadata!.namespace, object.metadata!.name!);

@@ -51,6 +51,8 @@ Deno.test({
         web.metadata.annotations["kubernetes.io/limit-ranger"],
         "LimitRanger plugin set: cpu, memory request for container web; cpu, memory limit for container web",
       );
+      // kube records the QoS class after admission: the defaults make the pod Burstable.
+      assert.equal(web.status.qosClass, "Burstable");
 
       const big = await kubectl.run(["apply", "-f", "-"], {
         stdin: pod("big", "{limits: {cpu: '1'}}"),
