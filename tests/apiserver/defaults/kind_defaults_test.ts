@@ -275,7 +275,8 @@ const cases: Case[] = [
         preemptionPolicy: "PreemptLowerPriority",
         ...podSpecDefaults,
       },
-      status: { phase: "Pending", qosClass: "Burstable" },
+      // Limits on cpu and memory, requests defaulted to them: GetPodQOS says Guaranteed.
+      status: { phase: "Pending", qosClass: "Guaranteed" },
     },
   },
   {
