@@ -102,8 +102,16 @@ function ratioConstraint(type: string, k: string, ratio: Amount, l: Lists): stri
   if (seen > allowed) return `${head}, but provided ratio is ${observed.toFixed(6)}`;
 }
 
-/** The text kube's `Quantity.String()` gives a sum in the format of its first term. */
-function sumText(q: Quantity, binary: boolean): string {
+/**
+ * The text kube's `Quantity.String()` gives a sum in the format of its first term (`binary`:
+ * that term was written in binary units).
+ *
+ * @example
+ * ```ts ignore
+ * sumText(parseQuantity("1.5")!, false); // "1500m"
+ * ```
+ */
+export function sumText(q: Quantity, binary: boolean): string {
   const whole = q.scale === 0 ? q.n : undefined;
   if (binary && whole !== undefined && (whole >= 1024n || whole <= -1024n)) {
     return whole % 1024n === 0n ? canonicalQuantity(`${whole / 1024n}Ki`)! : `${whole}`;

@@ -13,6 +13,7 @@ import { installNamespaceController } from "./namespace_controller.ts";
 import { installApiServiceRegistration } from "./api_service_registration.ts";
 import { installClusterRoleAggregation } from "./cluster_role_aggregation.ts";
 import { installServiceAccountController } from "./service_account_controller.ts";
+import { installResourceQuotaController } from "./resource_quota_controller.ts";
 import { namespaceDeletionBlocked } from "./plan_namespace.ts";
 import { podGracePeriod } from "./pod_grace_period.ts";
 import { bindingHandler } from "./bind_pod.ts";
@@ -88,6 +89,7 @@ export function createControllers(options: ControllerOptions = {}): Controllers 
         installNamespaceController(ctx),
         installApiServiceRegistration(ctx),
         installClusterRoleAggregation(ctx),
+        installResourceQuotaController(ctx),
       ];
       if (options.rootCaPem !== undefined) {
         stops.push(installServiceAccountController(ctx, options.rootCaPem));

@@ -1,0 +1,92 @@
+/**
+ * The ResourceQuota admission plugin (on by default in kube-apiserver, the last validating
+ * step): the effects at the edge of {@link quotaRefusal} — reading the namespace's quotas and
+ * the objects they count from storage, and refusing a create that does not fit with kube's 403.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../core/object.ts";
+import { isPlainObject } from "../../core/object.ts";
+import type { ServerContext } from "../context.ts";
+import type { ResourceInfo } from "../resource_info.ts";
+import { fail } from "../http_util.ts";
+import { quotaRefusal, type QuotaView } from "./quota_decision.ts";
+import { namespaceUsage, type QuotaAmount } from "./quota_usage.ts";
+import { parseQuantity } from "../cel/_quantity.ts";
+
+/** The storage key of ResourceQuotas. */
+export const RESOURCE_QUOTAS = "/resourcequotas";
+
+/** A quota's `spec.hard` as amounts (entries that are not quantities left out). */
+export function hardOf(quota: KubeObject): Map<string, QuotaAmount> {
+  const spec = isPlainObject(quota.spec) ? quota.spec : {};
+  const hard = isPlainObject(spec.hard) ? spec.hard : {};
+  const out = new Map<string, QuotaAmount>();
+  for (const [k, v] of Object.entries(hard)) {
+    const q = typeof v === "string" || typeof v === "number"
+      ? parseQuantity(String(v).trim())
+      : undefined;
+    if (q) out.set(k, { q, binary: /i$/.test(String(v).trim()) });
+  }
+  return out;
+}
+
+/**
+ * Each quota of `namespace` with the namespace's current usage of its hard resources,
+ * counted from storage (not from `status.used`).
+ *
+ * @example
+ * ```ts ignore
+ * quotaViews(ctx, "default"); // [{ name: "q", hard: Map {...}, used: Map {...} }]
+ * ```
+ */
+export function quotaViews(ctx: ServerContext, namespace: string): QuotaView[] {
+  const quotas = ctx.storage.list(RESOURCE_QUOTAS, namespace).map((s) => s.object);
+  if (!quotas.length) return [];
+  const cache = new Map<string, KubeObject[]>();
+  const objectsOf = (key: string) => {
+    let objs = cache.get(key);
+    if (!objs) cache.set(key, objs = ctx.storage.list(key, namespace).map((s) => s.object));
+    return objs;
+  };
+  return quotas.map((quota) => {
+    const hard = hardOf(quota);
+    return {
+      name: quota.metadata?.name ?? "",
+      hard,
+      used: namespaceUsage([...hard.keys()], objectsOf),
+    };
+  });
+}
+
+/**
+ * Refuses (403) creating a namespaced object that does not fit its namespace's
+ * ResourceQuotas. Updates, deletes and subresource writes are let through (kube's generic
+ * evaluators only count creates; pods' resources are immutable here).
+ *
+ * @example
+ * ```ts ignore
+ * validateResourceQuota(ctx, podsInfo, pod, undefined, undefined);
+ * // throws: pods "p" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1
+ * ```
+ */
+export function validateResourceQuota(
+  ctx: ServerContext,
+  info: ResourceInfo,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  subresource: string | undefined,
+): void {
+  const namespace = obj.metadata?.namespace;
+  if (old || subresource || !info.namespaced || !namespace) return;
+  const quotas = quotaViews(ctx, namespace);
+  if (!quotas.length) return;
+  const why = quotaRefusal(info.storageKey, obj, quotas);
+  if (!why) return;
+  const name = obj.metadata?.name || obj.metadata?.generateName || "";
+  fail("Forbidden", `${info.plural} "${name}" is forbidden: ${why}`, {
+    ...(name ? { name } : {}),
+    ...(info.group ? { group: info.group } : {}),
+    kind: info.plural,
+  });
+}

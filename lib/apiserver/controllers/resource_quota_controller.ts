@@ -1,0 +1,99 @@
+/**
+ * The in-server ResourceQuota controller: every quota's `status.hard` mirrors its
+ * `spec.hard` and `status.used` is its namespace's current usage, recomputed in a microtask
+ * after any write in a namespace that has quotas (kube-controller-manager's resourcequota
+ * controller, without its resync delay).
+ *
+ * @module
+ */
+import type { KubeObject } from "../../core/object.ts";
+import { deepEqual } from "../../core/deep_equal.ts";
+import type { ServerContext } from "../context.ts";
+import { updateObject } from "../object_write.ts";
+import type { StoredEvent } from "../watch_hub.ts";
+import { quotaViews, RESOURCE_QUOTAS } from "../admission/resource_quota.ts";
+import { amountText, type QuotaUsage } from "../admission/quota_usage.ts";
+
+const texts = (u: QuotaUsage) =>
+  Object.fromEntries([...u.keys()].sort().map((k) => [k, amountText(u.get(k)!)]));
+
+/**
+ * The status a quota should have: `hard` as its spec says, `used` as counted.
+ *
+ * @example
+ * ```ts ignore
+ * quotaStatus(hard, used); // { hard: { pods: "2" }, used: { pods: "1" } }
+ * ```
+ */
+export function quotaStatus(hard: QuotaUsage, used: QuotaUsage): Record<string, unknown> {
+  return { hard: texts(hard), used: texts(used) };
+}
+
+/**
+ * Starts the quota controller on a server context; returns the function that stops it.
+ *
+ * @example
+ * ```ts
+ * import { startApiServer } from "../server.ts";
+ * const server = await startApiServer(); // runs the quota controller
+ * await server.close();
+ * ```
+ */
+export function installResourceQuotaController(ctx: ServerContext): () => void {
+  const info = ctx.registry.lookup("", "v1", "resourcequotas")!;
+  const due = new Set<string>();
+  let scheduled = false, closed = false;
+
+  function sync(namespace: string): void {
+    const stored = new Map(
+      ctx.storage.list(RESOURCE_QUOTAS, namespace).map((s) => [s.object.metadata!.name!, s]),
+    );
+    for (const view of quotaViews(ctx, namespace)) {
+      const quota: KubeObject | undefined = stored.get(view.name)?.object;
+      if (!quota || quota.metadata?.deletionTimestamp) continue;
+      const status = quotaStatus(view.hard, view.used);
+      if (deepEqual(quota.status, status)) continue;
+      updateObject(ctx, info, namespace, view.name, { ...quota, status }, {
+        subresource: "status",
+        unconditional: true,
+        fieldManager: "kube-controller-manager",
+      });
+    }
+  }
+
+  function run(): void {
+    scheduled = false;
+    const names = [...due];
+    due.clear();
+    for (const n of names) {
+      try {
+        sync(n);
+      } catch { /* a concurrent change: its event schedules another sync */ }
+    }
+  }
+
+  const watched = (e: StoredEvent) => {
+    const namespace = e.object.metadata?.namespace;
+    if (!namespace || closed) return;
+    if (e.storageKey !== RESOURCE_QUOTAS && !ctx.storage.list(RESOURCE_QUOTAS, namespace).length) {
+      return;
+    }
+    due.add(namespace);
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(run);
+  };
+  const unsubscribe = ctx.storage.hub.subscribeAll({ deliver: watched });
+  const namespaces = new Set(
+    ctx.storage.list(RESOURCE_QUOTAS).map((s) => s.object.metadata!.namespace!),
+  );
+  for (const n of namespaces) {
+    try {
+      sync(n);
+    } catch { /* retried on the namespace's next write */ }
+  }
+  return () => {
+    closed = true;
+    unsubscribe();
+  };
+}
