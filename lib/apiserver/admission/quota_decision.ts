@@ -52,7 +52,7 @@ function containerNames(c: Record<string, unknown>): Set<string> {
 /**
  * kube's pod evaluator `Constraints`: every container (and init container) of a pod must set
  * each compute resource a quota constrains; `undefined` when they do, else e.g.
- * `must specify limits.cpu for: a,b; must specify memory for: a`.
+ * `must specify limits.cpu for: a,b; memory for: a`.
  *
  * @example
  * ```ts ignore
@@ -71,9 +71,11 @@ export function podConstraints(pod: KubeObject, hard: Iterable<string>): string 
     }
   }
   if (!missing.size) return undefined;
-  return [...missing.keys()].sort()
-    .map((r) => `must specify ${r} for: ${[...missing.get(r)!].sort().join(",")}`)
-    .join("; ");
+  return `must specify ${
+    [...missing.keys()].sort()
+      .map((r) => `${r} for: ${[...missing.get(r)!].sort().join(",")}`)
+      .join("; ")
+  }`;
 }
 
 /**

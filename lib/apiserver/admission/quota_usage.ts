@@ -66,8 +66,8 @@ export function storageKeyOf(resource: string): string | undefined {
   if (resource.startsWith("services.")) return "/services";
   if (resource === "requests.storage") return "/persistentvolumeclaims";
   if (
-    BARE_REQUESTS.has(resource) || resource.startsWith("requests.") ||
-    resource.startsWith("limits.")
+    BARE_REQUESTS.has(resource) || resource.startsWith("hugepages-") ||
+    resource.startsWith("requests.") || resource.startsWith("limits.")
   ) return "/pods";
   return undefined;
 }
@@ -109,9 +109,11 @@ function podUsage(pod: KubeObject, out: Map<string, QuotaAmount>): void {
   const spec = isPlainObject(pod.spec) ? pod.spec : {};
   for (const [k, a] of podTotal(spec, "requests")) {
     out.set(`requests.${k}`, a);
-    if (BARE_REQUESTS.has(k)) out.set(k, a);
+    if (BARE_REQUESTS.has(k) || k.startsWith("hugepages-")) out.set(k, a);
   }
-  for (const [k, a] of podTotal(spec, "limits")) out.set(`limits.${k}`, a);
+  for (const [k, a] of podTotal(spec, "limits")) {
+    if (BARE_REQUESTS.has(k)) out.set(`limits.${k}`, a);
+  }
 }
 
 function serviceUsage(svc: KubeObject, out: Map<string, QuotaAmount>): void {

@@ -71,7 +71,7 @@ Deno.test({
       assert.equal(
         bare.stderr,
         forbidden(
-          'pods "bare" is forbidden: failed quota: compute: must specify limits.cpu for: app,side; must specify requests.memory for: app,side',
+          'pods "bare" is forbidden: failed quota: compute: must specify limits.cpu for: app,side; requests.memory for: app,side',
         ),
       );
       ok(
