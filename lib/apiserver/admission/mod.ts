@@ -36,6 +36,21 @@ export {
   limitRangeViolations,
 } from "./limit_range_violations.ts";
 export {
+  addUsage,
+  amountText,
+  countName,
+  isTerminalPod,
+  maskUsage,
+  namespaceUsage,
+  objectUsage,
+  prettyPrint,
+  type QuotaAmount,
+  type QuotaUsage,
+  storageKeyOf,
+} from "./quota_usage.ts";
+export { podConstraints, quotaRefusal, type QuotaView } from "./quota_decision.ts";
+export { hardOf, quotaViews, RESOURCE_QUOTAS, validateResourceQuota } from "./resource_quota.ts";
+export {
   admitDefaultTolerationSeconds,
   DEFAULT_TOLERATION_SECONDS,
 } from "./default_toleration_seconds.ts";
