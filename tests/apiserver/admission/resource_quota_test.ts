@@ -70,6 +70,7 @@ Deno.test("quota admission: a pod that fits is admitted, one unit over is refuse
       });
       const pod = podOf({ phase: "Pending", cpus: [cpu] });
       // The exact fit and anything roomier are admitted.
+      assert.equal(quotaRefusal("/pods", pod, [quota(cpu)]), undefined);
       assert.equal(quotaRefusal("/pods", pod, [quota(cpu + room)]), undefined);
       assert.equal(
         quotaRefusal("/pods", pod, [quota(cpu - 1)]),
@@ -116,6 +117,20 @@ Deno.test("quota admission: every container must set a constrained compute resou
     "must specify limits.cpu for: a,init; memory for: b,init",
   );
   assert.equal(podConstraints(pod, ["pods", "count/pods"]), undefined);
+  // Several exceeded resources: each list sorted by name, joined with commas.
+  const full = {
+    name: "full",
+    hard: new Map([["pods", count(0)], ["limits.cpu", count(0)]]),
+    used: new Map([["pods", count(0)], ["limits.cpu", count(0)]]),
+  };
+  const fitting: KubeObject = {
+    metadata: { name: "f", namespace: "ns" },
+    spec: { containers: [{ name: "c", resources: { limits: { cpu: "250m" } } }] },
+  };
+  assert.equal(
+    quotaRefusal("/pods", fitting, [full]),
+    "exceeded quota: full, requested: limits.cpu=250m,pods=1, used: limits.cpu=0,pods=0, limited: limits.cpu=0,pods=0",
+  );
   const quota = { name: "compute", hard: new Map([["limits.cpu", count(9)]]), used: new Map() };
   assert.equal(
     quotaRefusal("/pods", pod, [quota]),
