@@ -48,6 +48,7 @@ export {
   type QuotaUsage,
   storageKeyOf,
 } from "./quota_usage.ts";
+export { inQuotaScopes, quotaScopes, type ScopeSelector } from "./quota_scopes.ts";
 export { podConstraints, quotaRefusal, type QuotaView } from "./quota_decision.ts";
 export { hardOf, quotaViews, RESOURCE_QUOTAS, validateResourceQuota } from "./resource_quota.ts";
 export {

@@ -11,6 +11,7 @@ import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject, plainObjects } from "../../core/object.ts";
 import { addQuantity, compareQuantity } from "../cel/_quantity.ts";
 import { resourceList } from "./limit_range_defaults.ts";
+import { inQuotaScopes, type ScopeSelector } from "./quota_scopes.ts";
 import {
   maskUsage,
   objectUsage,
@@ -19,9 +20,13 @@ import {
   type QuotaUsage,
 } from "./quota_usage.ts";
 
-/** A quota as admission sees it: its name, `spec.hard`, and the namespace's current usage. */
+/**
+ * A quota as admission sees it: its name, `spec.hard`, the namespace's current usage (of the
+ * objects in its scopes), and its scopes.
+ */
 export interface QuotaView {
   readonly name: string;
+  readonly scopes?: readonly ScopeSelector[];
   readonly hard: QuotaUsage;
   readonly used: QuotaUsage;
 }
@@ -80,7 +85,7 @@ export function podConstraints(pod: KubeObject, hard: Iterable<string>): string 
 
 /**
  * Why creating `obj` (stored under `storageKey`) is refused by the namespace's quotas (sorted
- * by name), or `undefined` when it fits: first any quota's constraint (`failed quota: ...`),
+ * by name; only those whose scopes the object is in), or `undefined` when it fits: first any quota's constraint (`failed quota: ...`),
  * then the first quota a resource would exceed (`exceeded quota: ...`). Zero usage is ignored.
  *
  * @example
@@ -94,7 +99,9 @@ export function quotaRefusal(
   obj: KubeObject,
   quotas: readonly QuotaView[],
 ): string | undefined {
-  const sorted = [...quotas].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const sorted = quotas.filter((q) => inQuotaScopes(storageKey, obj, q.scopes ?? [])).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+  );
   if (storageKey === "/pods") {
     for (const quota of sorted) {
       const why = podConstraints(obj, quota.hard.keys());

@@ -13,6 +13,7 @@ import { fail } from "../http_util.ts";
 import { quotaRefusal, type QuotaView } from "./quota_decision.ts";
 import { namespaceUsage, type QuotaAmount } from "./quota_usage.ts";
 import { parseQuantity } from "../cel/_quantity.ts";
+import { inQuotaScopes, quotaScopes } from "./quota_scopes.ts";
 
 /** The storage key of ResourceQuotas. */
 export const RESOURCE_QUOTAS = "/resourcequotas";
@@ -32,8 +33,8 @@ export function hardOf(quota: KubeObject): Map<string, QuotaAmount> {
 }
 
 /**
- * Each quota of `namespace` with the namespace's current usage of its hard resources,
- * counted from storage (not from `status.used`).
+ * Each quota of `namespace` with the namespace's current usage of its hard resources by the
+ * objects in its scopes, counted from storage (not from `status.used`).
  *
  * @example
  * ```ts ignore
@@ -51,10 +52,13 @@ export function quotaViews(ctx: ServerContext, namespace: string): QuotaView[] {
   };
   return quotas.map((quota) => {
     const hard = hardOf(quota);
+    const scopes = quotaScopes(quota);
+    const inScope = (key: string) => objectsOf(key).filter((o) => inQuotaScopes(key, o, scopes));
     return {
       name: quota.metadata?.name ?? "",
+      scopes,
       hard,
-      used: namespaceUsage([...hard.keys()], objectsOf),
+      used: namespaceUsage([...hard.keys()], inScope),
     };
   });
 }

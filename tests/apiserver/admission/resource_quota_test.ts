@@ -7,12 +7,14 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import {
   countName,
+  inQuotaScopes,
   namespaceUsage,
   objectUsage,
   podConstraints,
   prettyPrint,
   type QuotaAmount,
   quotaRefusal,
+  quotaScopes,
   storageKeyOf,
 } from "../../../lib/apiserver/admission/mod.ts";
 import type { KubeObject } from "../../../lib/core/object.ts";
@@ -136,4 +138,36 @@ Deno.test("quota admission: every container must set a constrained compute resou
     quotaRefusal("/pods", pod, [quota]),
     "failed quota: compute: must specify limits.cpu for: a,init",
   );
+});
+
+Deno.test("quota scopes: a BestEffort quota counts and limits only best-effort pods", () => {
+  const bestEffort = (name: string): KubeObject => ({
+    metadata: { name, namespace: "ns" },
+    spec: { containers: [{ name: "c" }] },
+  });
+  const scoped = quotaScopes({ spec: { scopes: ["BestEffort"], hard: { pods: "1" } } });
+  fc.assert(fc.property(fc.array(fc.boolean(), { maxLength: 6 }), (kinds) => {
+    const pods = kinds.map((be, i) =>
+      be ? bestEffort(`p${i}`) : podOf({ phase: "Running", cpus: [100] }, `p${i}`)
+    );
+    const inScope = pods.filter((p) => inQuotaScopes("/pods", p, scoped));
+    assert.equal(inScope.length, kinds.filter(Boolean).length);
+    const used = namespaceUsage(["pods"], () => inScope);
+    const quota = { name: "be", scopes: scoped, hard: new Map([["pods", count(1)]]), used };
+    const full = inScope.length >= 1;
+    assert.equal(quotaRefusal("/pods", bestEffort("new"), [quota]) !== undefined, full);
+    // Out of scope: never refused by this quota.
+    const burstable = podOf({ phase: "Pending", cpus: [1] }, "new");
+    assert.equal(quotaRefusal("/pods", burstable, [quota]), undefined);
+  }));
+  assert.equal(inQuotaScopes("/configmaps", {}, scoped), false);
+  const pc = quotaScopes({
+    spec: {
+      scopeSelector: {
+        matchExpressions: [{ scopeName: "PriorityClass", operator: "In", values: ["high"] }],
+      },
+    },
+  });
+  assert.equal(inQuotaScopes("/pods", { spec: { priorityClassName: "high" } }, pc), true);
+  assert.equal(inQuotaScopes("/pods", { spec: {} }, pc), false);
 });
