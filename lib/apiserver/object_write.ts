@@ -105,9 +105,6 @@ export function prepareCreate(
   if (meta.resourceVersion) {
     fail("BadRequest", "resourceVersion should not be set on objects to be created");
   }
-  if (!meta.name && typeof meta.generateName === "string" && meta.generateName) {
-    meta.name = meta.generateName.slice(0, 58) + randomSuffix();
-  }
   if (info.namespaced) checkNamespace(ctx, meta.namespace!);
   const now = ctx.now();
   meta.uid = crypto.randomUUID();
@@ -122,6 +119,12 @@ export function prepareCreate(
   // kube-apiserver's order: the built-in mutating admission, then the kind's own preparation
   // (the strategy's PrepareForCreate), so a pod's status.qosClass sees LimitRanger's defaults.
   if (!opts.builtinAdmitted) hooks?.admitCreate?.(obj, ctx);
+  // As kube's BeforeCreate: the name is generated after admission (whose errors name the
+  // object by its generateName; a plugin may have replaced the metadata object).
+  const named = obj.metadata ?? meta;
+  if (!named.name && typeof named.generateName === "string" && named.generateName) {
+    named.name = named.generateName.slice(0, 58) + randomSuffix();
+  }
   hooks?.prepareCreate?.(obj, ctx);
   const { object, warnings } = admit(ctx, info, obj, undefined, opts);
   stampManagedFields(ctx, info, undefined, object, opts);

@@ -175,6 +175,21 @@ Deno.test({
         ghost.stderr,
         /pods "g" is forbidden: error looking up service account default\/ghost: serviceaccount "ghost" not found/,
       );
+      // Admission names an object by its generateName (its name is generated after admission).
+      const generated = await run(
+        admin,
+        ["create", "-f", "-"],
+        JSON.stringify({
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { generateName: "g-" },
+          spec: { serviceAccountName: "ghost", containers: [{ name: "c", image: "nginx" }] },
+        }),
+      );
+      assert.match(
+        generated.stderr,
+        /pods "g-" is forbidden: error looking up service account default\/ghost: serviceaccount "ghost" not found/,
+      );
 
       await ok(admin, "delete", "sa", "op");
       const gone = await run(op, ["get", "pods"]);

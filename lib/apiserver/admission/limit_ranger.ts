@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
-import { fail } from "../http_util.ts";
+import { forbid } from "./forbid.ts";
 import { limitRangeDefaults, withLimitRangeDefaults } from "./limit_range_defaults.ts";
 import {
   aggregateMessage,
@@ -40,12 +40,7 @@ export function admitLimitRanger(ctx: ServerContext, pod: KubeObject): void {
 }
 
 function refuse(resource: string, obj: KubeObject, messages: readonly string[]): void {
-  if (!messages.length) return;
-  const name = obj.metadata?.name || obj.metadata?.generateName || "";
-  fail("Forbidden", `${resource} "${name}" is forbidden: ${aggregateMessage(messages)}`, {
-    ...(name ? { name } : {}),
-    kind: resource,
-  });
+  if (messages.length) forbid(resource, obj, aggregateMessage(messages));
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
-import { fail } from "../http_util.ts";
+import { forbid } from "./forbid.ts";
 
 const KEY = "scheduling.k8s.io/priorityclasses";
 
@@ -27,12 +27,7 @@ export function admitPriority(ctx: ServerContext, pod: KubeObject): void {
   if (name) {
     const pc = ctx.storage.get(KEY, name)?.object;
     if (!pc) {
-      const podName = pod.metadata?.name ?? "";
-      fail(
-        "Forbidden",
-        `pods "${podName}" is forbidden: no PriorityClass with name ${name} was found`,
-        { ...(podName ? { name: podName } : {}), kind: "pods" },
-      );
+      forbid("pods", pod, `no PriorityClass with name ${name} was found`);
     }
     value = Number(pc.value ?? 0);
     policy = String(pc.preemptionPolicy ?? policy);
@@ -47,11 +42,10 @@ export function admitPriority(ctx: ServerContext, pod: KubeObject): void {
     }
   }
   if (typeof spec.priority === "number" && spec.priority !== value) {
-    fail(
-      "Forbidden",
-      `pods "${
-        pod.metadata?.name ?? ""
-      }" is forbidden: the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
+    forbid(
+      "pods",
+      pod,
+      `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
     );
   }
   spec.priority = value;

@@ -9,7 +9,7 @@
 import type { KubeObject } from "../../core/object.ts";
 import { isPlainObject, plainObjects } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
-import { fail } from "../http_util.ts";
+import { forbid } from "./forbid.ts";
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isPlainObject(v) ? { ...v } : {});
@@ -82,11 +82,10 @@ export function admitServiceAccount(ctx: ServerContext, pod: KubeObject): void {
   const ns = pod.metadata?.namespace ?? "";
   const sa = ctx.storage.get("/serviceaccounts", `${ns}/${name}`)?.object;
   if (!sa) {
-    const podName = pod.metadata?.name ?? "";
-    fail(
-      "Forbidden",
-      `pods "${podName}" is forbidden: error looking up service account ${ns}/${name}: serviceaccount "${name}" not found`,
-      { ...(podName ? { name: podName } : {}), kind: "pods" },
+    forbid(
+      "pods",
+      pod,
+      `error looking up service account ${ns}/${name}: serviceaccount "${name}" not found`,
     );
   }
   spec.serviceAccountName = name;
