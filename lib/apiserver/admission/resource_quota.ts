@@ -10,6 +10,7 @@ import { isPlainObject } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
 import type { ResourceInfo } from "../resource_info.ts";
 import { fail } from "../http_util.ts";
+import { admissionName } from "./forbid.ts";
 import { quotaRefusal, type QuotaView } from "./quota_decision.ts";
 import { namespaceUsage, type QuotaAmount } from "./quota_usage.ts";
 import { parseQuantity } from "../cel/_quantity.ts";
@@ -87,7 +88,8 @@ export function validateResourceQuota(
   if (!quotas.length) return;
   const why = quotaRefusal(info.storageKey, obj, quotas);
   if (!why) return;
-  const name = obj.metadata?.name || obj.metadata?.generateName || "";
+  const name = admissionName(obj);
+  // forbid() without the group: a count/<resource>.<group> refusal names it, as kube's does.
   fail("Forbidden", `${info.plural} "${name}" is forbidden: ${why}`, {
     ...(name ? { name } : {}),
     ...(info.group ? { group: info.group } : {}),
