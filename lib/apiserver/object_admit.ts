@@ -18,7 +18,6 @@ import {
   validateBuiltin,
 } from "./builtin_admission.ts";
 import type { WriteOptions } from "./object_commit.ts";
-import { validateResourceQuota } from "./admission/resource_quota.ts";
 
 /** The body as an object of `info`'s group, version and kind (in its stored form); 400 else. */
 export function checkTypeMeta(info: ResourceInfo, body: unknown): KubeObject {
@@ -86,7 +85,5 @@ export function admit(
   errors.push(...(hooks?.validate?.(object, old) ?? []));
   rejectInvalid(info, object.metadata?.name ?? "", errors);
   hooks?.validateAdmission?.(object, old, opts.subresource);
-  // ResourceQuota, kube's last validating admission plugin, for every namespaced kind.
-  validateResourceQuota(ctx, info, object, old, opts.subresource);
   return { object, warnings };
 }

@@ -12,6 +12,7 @@ import { present, type ServerContext } from "./context.ts";
 import { finishIfDone } from "./object_delete.ts";
 import type { ManagedFieldsEntry } from "./apply/mod.ts";
 import { putObject } from "./put_object.ts";
+import { validateResourceQuota } from "./admission/resource_quota.ts";
 import type { RequestDecode } from "./builtin_admission.ts";
 
 /** Options every write takes. */
@@ -108,6 +109,10 @@ export function commitWrite(
   const { info, key, object, warnings } = prepared;
   const current = ctx.storage.get(info.storageKey, key)?.object;
   if (prepared.type === "create") {
+    // ResourceQuota, kube's last validating admission plugin: here, after the validating
+    // webhooks and with nothing awaited before the commit, two creates cannot both take the
+    // last unit of a quota.
+    validateResourceQuota(ctx, info, object, undefined, undefined);
     if (current) {
       const name = object.metadata!.name!;
       fail("AlreadyExists", `${qualifiedResource(info)} "${name}" already exists`, {
