@@ -129,3 +129,30 @@ Deno.test("updates, patches, applies and deletes send UPDATE and DELETE with the
     assert.ok(f.requests.every((r) => r.dryRun === false));
   });
 });
+
+Deno.test("ResourceQuota is the last validating step: a webhook's denial comes before the quota's", async () => {
+  const noBad = {
+    type: "validating" as const,
+    for: configMaps,
+    validate: (req: { object?: { data?: Record<string, string> } | null }) =>
+      req.object?.data?.bad !== undefined ? denied("no bad keys") : allowed(),
+  };
+  await withWebhooks([noBad], async (f) => {
+    await f.install([noBad]);
+    // kube-root-ca.crt fills the quota already.
+    const quota = await f.kubectl.run(["create", "quota", "q", "--hard=count/configmaps=1"]);
+    assert.equal(quota.code, 0, quota.stderr);
+    const bad = await f.kubectl.run(["apply", "-f", "-"], { stdin: configMap("c1", { bad: "x" }) });
+    assert.equal(bad.code, 1);
+    assert.match(
+      bad.stderr,
+      /admission webhook "vconfigmap.kubefold.dev" denied the request: no bad keys/,
+    );
+    const over = await f.kubectl.run(["apply", "-f", "-"], { stdin: configMap("c2", { a: "1" }) });
+    assert.equal(over.code, 1);
+    assert.match(
+      over.stderr,
+      /configmaps "c2" is forbidden: exceeded quota: q, requested: count\/configmaps=1, used: count\/configmaps=1, limited: count\/configmaps=1/,
+    );
+  });
+});
