@@ -11,6 +11,7 @@ import { deepEqual } from "../../core/deep_equal.ts";
 import type { ServerContext } from "../context.ts";
 import { updateObject } from "../object_write.ts";
 import type { StoredEvent } from "../watch_hub.ts";
+import { namespaceSyncs } from "./_namespace_syncs.ts";
 import { quotaViews, RESOURCE_QUOTAS } from "../admission/resource_quota.ts";
 import { amountText, type QuotaUsage } from "../admission/quota_usage.ts";
 
@@ -41,9 +42,6 @@ export function quotaStatus(hard: QuotaUsage, used: QuotaUsage): Record<string, 
  */
 export function installResourceQuotaController(ctx: ServerContext): () => void {
   const info = ctx.registry.lookup("", "v1", "resourcequotas")!;
-  const due = new Set<string>();
-  let scheduled = false, closed = false;
-
   function sync(namespace: string): void {
     const stored = new Map(
       ctx.storage.list(RESOURCE_QUOTAS, namespace).map((s) => [s.object.metadata!.name!, s]),
@@ -61,39 +59,27 @@ export function installResourceQuotaController(ctx: ServerContext): () => void {
     }
   }
 
-  function run(): void {
-    scheduled = false;
-    const names = [...due];
-    due.clear();
-    for (const n of names) {
-      try {
-        sync(n);
-      } catch { /* a concurrent change: its event schedules another sync */ }
-    }
-  }
-
+  const { schedule, close } = namespaceSyncs(sync);
+  // The namespaces holding quotas, refreshed on a quota's own events (rare), so that a write
+  // elsewhere costs one set lookup rather than a listing of quotas.
+  const quotaNamespaces = () =>
+    new Set(ctx.storage.list(RESOURCE_QUOTAS).map((s) => s.object.metadata!.namespace!));
+  let withQuotas = quotaNamespaces();
   const watched = (e: StoredEvent) => {
     const namespace = e.object.metadata?.namespace;
-    if (!namespace || closed) return;
-    if (e.storageKey !== RESOURCE_QUOTAS && !ctx.storage.list(RESOURCE_QUOTAS, namespace).length) {
-      return;
-    }
-    due.add(namespace);
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(run);
+    if (!namespace) return;
+    if (e.storageKey === RESOURCE_QUOTAS) withQuotas = quotaNamespaces();
+    else if (!withQuotas.has(namespace)) return;
+    schedule(namespace);
   };
   const unsubscribe = ctx.storage.hub.subscribeAll({ deliver: watched });
-  const namespaces = new Set(
-    ctx.storage.list(RESOURCE_QUOTAS).map((s) => s.object.metadata!.namespace!),
-  );
-  for (const n of namespaces) {
+  for (const n of withQuotas) {
     try {
       sync(n);
     } catch { /* retried on the namespace's next write */ }
   }
   return () => {
-    closed = true;
+    close();
     unsubscribe();
   };
 }

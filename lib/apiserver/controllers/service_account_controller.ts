@@ -10,6 +10,7 @@ import { deepEqual } from "../../core/deep_equal.ts";
 import type { ServerContext } from "../context.ts";
 import { createObject, updateObject } from "../object_write.ts";
 import type { StoredEvent } from "../watch_hub.ts";
+import { namespaceSyncs } from "./_namespace_syncs.ts";
 import { ROOT_CA_CONFIGMAP } from "../admission/service_account_admission.ts";
 
 /** The description kube-controller-manager's root-ca-cert-publisher puts on the ConfigMap. */
@@ -53,9 +54,6 @@ export function installServiceAccountController(ctx: ServerContext, caPem: strin
     ServiceAccount: ctx.registry.lookup("", "v1", "serviceaccounts")!,
     ConfigMap: ctx.registry.lookup("", "v1", "configmaps")!,
   };
-  const due = new Set<string>();
-  let scheduled = false, closed = false;
-
   function sync(namespace: string): void {
     const ns = ctx.storage.get(nsInfo.storageKey, namespace)?.object;
     if (!ns || ns.metadata?.deletionTimestamp) return;
@@ -74,24 +72,7 @@ export function installServiceAccountController(ctx: ServerContext, caPem: strin
     }
   }
 
-  function run(): void {
-    scheduled = false;
-    const names = [...due];
-    due.clear();
-    for (const n of names) {
-      try {
-        sync(n);
-      } catch { /* a concurrent change: its event schedules another sync */ }
-    }
-  }
-
-  const schedule = (namespace: string) => {
-    due.add(namespace);
-    if (scheduled || closed) return;
-    scheduled = true;
-    queueMicrotask(run);
-  };
-
+  const { schedule, close } = namespaceSyncs(sync);
   const watched = (e: StoredEvent) => {
     const m = e.object.metadata;
     if (e.storageKey === nsInfo.storageKey) schedule(m!.name!);
@@ -103,7 +84,7 @@ export function installServiceAccountController(ctx: ServerContext, caPem: strin
   const unsubscribe = ctx.storage.hub.subscribeAll({ deliver: watched });
   for (const s of ctx.storage.list(nsInfo.storageKey)) sync(s.object.metadata!.name!);
   return () => {
-    closed = true;
+    close();
     unsubscribe();
   };
 }
