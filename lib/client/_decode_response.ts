@@ -10,42 +10,68 @@ import type { RequestSpec } from "./_transport.ts";
 import type { ObjectList } from "./client_types.ts";
 
 /**
- * Reads a response's body as JSON: a `network` (or, once the request's signal aborted,
- * `aborted`) error if reading fails, a `decode` error quoting up to 200 characters if the
- * body is not JSON.
+ * Reads a response's body as text: a `network` (or, once the request's signal aborted,
+ * `aborted`) error if reading fails.
  *
- * @param res the 2xx response
+ * @param res the response
+ * @param spec the request it answers, for the error's message
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readText } from "./_decode_response.ts";
+ * const spec = { method: "GET", path: "/api/v1/namespaces", verb: "list" } as const;
+ * assert.deepEqual(await readText(new Response("{}"), spec), { _tag: "Right", right: "{}" });
+ * ```
+ */
+export async function readText(
+  res: Response,
+  spec: RequestSpec,
+): Promise<Either<ApiError, string>> {
+  try {
+    return E.right(await res.text());
+  } catch (cause) {
+    return E.left(readFailure(spec, cause));
+  }
+}
+
+/**
+ * The error of a body that could not be read: `aborted` once the request's signal aborted,
+ * else `network`, naming the verb and the cause.
+ *
+ * @param spec the request whose body failed
+ * @param cause what the read threw
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFailure } from "./_decode_response.ts";
+ * const spec = { method: "GET", path: "/api/v1/namespaces", verb: "list" } as const;
+ * assert.equal(readFailure(spec, new Error("reset")).message, "Cannot list: reading the response failed: reset");
+ * ```
+ */
+export function readFailure(spec: RequestSpec, cause: unknown): ApiError {
+  const message = `Cannot ${spec.verb}: reading the response failed: ${
+    cause instanceof Error ? cause.message : String(cause)
+  }`;
+  return spec.signal?.aborted ? { type: "aborted", message } : { type: "network", message, cause };
+}
+
+/**
+ * Parses a body as JSON: a `decode` error quoting up to 200 characters if it is not JSON.
+ *
+ * @param text the body
  * @param spec the request it answers, for the error's message and object
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { decodeJson } from "./_decode_response.ts";
- * const spec = { method: "GET", path: "/api/v1/namespaces/default/configmaps/a", verb: "get" } as const;
- * assert.deepEqual(await decodeJson(new Response('{"kind":"ConfigMap"}'), spec), {
- *   _tag: "Right",
- *   right: { kind: "ConfigMap" },
- * });
- * const bad = await decodeJson(new Response("<html>"), spec);
- * assert.equal(bad._tag === "Left" && bad.left.type, "decode");
+ * import { parseJson } from "./_decode_response.ts";
+ * const spec = { method: "GET", path: "/api/v1/namespaces", verb: "list" } as const;
+ * assert.equal(parseJson("<html>", spec)._tag, "Left");
  * ```
  */
-export async function decodeJson<T>(
-  res: Response,
-  spec: RequestSpec,
-): Promise<Either<ApiError, T>> {
-  let text: string;
-  try {
-    text = await res.text();
-  } catch (cause) {
-    return E.left({
-      type: spec.signal?.aborted ? "aborted" : "network",
-      message: `Cannot ${spec.verb}: reading the response failed: ${
-        cause instanceof Error ? cause.message : String(cause)
-      }`,
-      cause,
-    } as ApiError);
-  }
+export function parseJson<T>(text: string, spec: RequestSpec): Either<ApiError, T> {
   try {
     return E.right(JSON.parse(text) as T);
   } catch {

@@ -76,6 +76,9 @@ export type Transport = (spec: RequestSpec) => Promise<Either<ApiError, Response
 
 const idempotent = new Set(["GET", "PUT"]);
 
+/** The default longest silence while a body arrives (not for watches). */
+export const DEFAULT_BODY_IDLE_MS = 30_000;
+
 /** Builds the transport for one config. */
 export function createTransport(config: ClientConfig, options: TransportOptions): Transport {
   const auth = createAuthProvider(config.auth, {
@@ -102,14 +105,14 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
   });
 
   const headersTimeoutMs = options.timeouts?.headersTimeoutMs ?? 30_000;
-  const defaultBodyIdleMs = options.timeouts?.bodyIdleTimeoutMs ?? 30_000;
+  const defaultBodyIdleMs = options.timeouts?.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS;
 
   /** One attempt: the response (headers in), or why not. */
   const attempt = async (
     spec: RequestSpec,
     url: string,
     headers: Record<string, string>,
-  ): Promise<{ res: Response } | { error: unknown; timedOut: boolean }> => {
+  ): Promise<{ res: Response; abort: AbortController } | { error: unknown; timedOut: boolean }> => {
     const abort = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, abort.signal]) : abort.signal;
     let timedOut = false;
@@ -132,7 +135,7 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
     try {
       const res = await options.fetch(url, init);
       const idle = spec.bodyIdleTimeoutMs ?? defaultBodyIdleMs;
-      return { res: idle === false ? res : guardBody(res, idle, abort, options.scheduler) };
+      return { res: idle === false ? res : guardBody(res, idle, abort, options.scheduler), abort };
     } catch (error) {
       return { error, timedOut };
     } finally {
@@ -186,9 +189,14 @@ export function createTransport(config: ClientConfig, options: TransportOptions)
       const level = res.headers.get("x-kubernetes-pf-prioritylevel-uid") ?? undefined;
       if (level !== undefined) options.budget.observe(flow, level);
       if (res.ok) return E.right(res);
+      // An error's body is read whole, under the idle guard even where the caller reads a
+      // 2xx body itself (a watch).
+      const errorBody = spec.bodyIdleTimeoutMs === false
+        ? guardBody(res, defaultBodyIdleMs, got.abort, options.scheduler)
+        : res;
       let text: string;
       try {
-        text = await res.text();
+        text = await errorBody.text();
       } catch {
         if (spec.signal?.aborted) return E.left(aborted(spec));
         text = ""; // (a body that timed out or broke: the status code still tells)

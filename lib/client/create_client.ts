@@ -13,9 +13,15 @@ import { createRequestBudget, type RequestBudget } from "./create_request_budget
 import { createDiscovery } from "./create_discovery.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { type ApiResource, requestTargetOf, resourcePath } from "./api_resource.ts";
-import { createTransport, type RequestSpec, type RequestTimeouts } from "./_transport.ts";
+import {
+  createTransport,
+  DEFAULT_BODY_IDLE_MS,
+  type RequestSpec,
+  type RequestTimeouts,
+} from "./_transport.ts";
 import { deleteBody, listQuery, patchBody, watchQuery, writeQuery } from "./_request_parts.ts";
-import { checkListItems, decodeJson, watchBody } from "./_decode_response.ts";
+import { checkListItems, parseJson, watchBody } from "./_decode_response.ts";
+import { sendAndReadText } from "./_read_get_body.ts";
 import { listAllPages } from "./_list_all_pages.ts";
 import type {
   Client,
@@ -122,9 +128,14 @@ export function createClient(config: ClientConfig, options: ClientOptions = {}):
       }))
     : transport;
 
+  const readOptions = {
+    idleMs: options.timeouts?.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS,
+    scheduler,
+    logger,
+  };
   const json = async <T>(spec: RequestSpec): Promise<Either<ApiError, T>> => {
-    const res = await send(spec);
-    return E.isLeft(res) ? res : decodeJson<T>(res.right, spec);
+    const text = await sendAndReadText(send, spec, readOptions);
+    return E.isLeft(text) ? text : parseJson<T>(text.right, spec);
   };
 
   const discovery = createDiscovery((path, signal) =>
