@@ -103,6 +103,28 @@ export function quotaCountsPod(pod: KubeObject, now?: number): boolean {
   return Number.isNaN(deletion) || !(now > deletion + grace * 1000);
 }
 
+/**
+ * The earliest moment (epoch ms) after `now` when one of `pods` stops counting because its
+ * deletion grace period ran out ({@link quotaCountsPod}), if any: when a quota's
+ * `status.used` must be counted again though nothing was written.
+ *
+ * @example
+ * ```ts ignore
+ * nextPodExpiry([deletingPod], Date.now()); // deletionTimestamp + grace, + 1 ms
+ * ```
+ */
+export function nextPodExpiry(pods: readonly KubeObject[], now: number): number | undefined {
+  let next: number | undefined;
+  for (const pod of pods) {
+    const meta = pod.metadata ?? {};
+    const grace = meta.deletionGracePeriodSeconds;
+    if (!meta.deletionTimestamp || typeof grace !== "number" || isTerminalPod(pod)) continue;
+    const at = Date.parse(meta.deletionTimestamp) + grace * 1000 + 1;
+    if (at > now && (next === undefined || at < next)) next = at;
+  }
+  return next;
+}
+
 function listOf(v: unknown): Map<string, QuotaAmount> {
   const out = new Map<string, QuotaAmount>();
   for (const [k, t] of Object.entries(resourceList(v))) {

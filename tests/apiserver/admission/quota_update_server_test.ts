@@ -5,7 +5,7 @@
  * the claims of their class.
  */
 import assert from "node:assert/strict";
-import { withApi } from "../_api.ts";
+import { watchReader, withApi } from "../_api.ts";
 
 const ns = "/api/v1/namespaces/default";
 const GOLD = "gold.storageclass.storage.k8s.io";
@@ -33,6 +33,35 @@ Deno.test("quota: a pod deleted past its grace period stops counting, on the ser
     assert.equal((await api.post(`${ns}/pods`, pod("p2"))).status, 201);
     const q = await api.get(`${ns}/resourcequotas/q`);
     assert.deepEqual(q.body.status.used, { pods: "1" });
+  }, { now: () => clock });
+});
+
+Deno.test("quota: status.used drops when a deleted pod's grace period runs out, with no write", async () => {
+  let clock = Date.parse("2026-01-01T00:00:00Z");
+  await withApi(async (api) => {
+    const quota = { metadata: { name: "q" }, spec: { hard: { pods: "2" } } };
+    assert.equal((await api.post(`${ns}/resourcequotas`, quota)).status, 201);
+    const pod = {
+      metadata: { name: "p", finalizers: ["example.com/hold"] },
+      spec: { containers: [{ name: "c", image: "i" }] },
+    };
+    assert.equal((await api.post(`${ns}/pods`, pod)).status, 201);
+    assert.equal((await api.del(`${ns}/pods/p`)).status, 200);
+    const q = await api.get(`${ns}/resourcequotas/q`);
+    assert.equal(q.body.status.used.pods, "1");
+    const res = await fetch(
+      `${api.server.url}${ns}/resourcequotas?watch=1&resourceVersion=${q.body.metadata.resourceVersion}`,
+    );
+    const events = watchReader(res);
+    clock += 1000; // the controller's wake-up (1 ms after the grace period) sees this clock
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise((r) => timer = setTimeout(() => r({ type: "TIMEOUT" }), 5000));
+    // deno-lint-ignore no-explicit-any
+    const event: any = await Promise.race([events.next(), timeout]);
+    clearTimeout(timer);
+    assert.equal(event.type, "MODIFIED");
+    assert.equal(event.object.status.used.pods, "0");
+    await events.close();
   }, { now: () => clock });
 });
 
