@@ -42,6 +42,7 @@ export {
   isTerminalPod,
   maskUsage,
   namespaceUsage,
+  nextPodExpiry,
   objectUsage,
   prettyPrint,
   type QuotaAmount,

@@ -8,6 +8,7 @@ import fc from "npm:fast-check@4.10.2";
 import {
   claimClass,
   namespaceUsage,
+  nextPodExpiry,
   objectUsage,
   prettyPrint,
   quotaChecksWrite,
@@ -66,6 +67,34 @@ Deno.test("quota usage: a pod deleted past its grace period only counts as count
   assert.equal(quotaCountsPod(gone, T0), true);
   assert.equal(quotaCountsPod(gone, T0 + 1000), false);
   assert.equal(quotaCountsPod(gone), true);
+});
+
+Deno.test("quota usage: nextPodExpiry() is the first moment a deleted pod stops counting", () => {
+  const podArb = fc.record({
+    deletedAt: fc.integer({ min: -60, max: 60 }),
+    grace: fc.integer({ min: 0, max: 30 }),
+  });
+  fc.assert(fc.property(fc.array(podArb, { maxLength: 6 }), fc.integer({ min: -100, max: 100 }), (
+    specs,
+    nowSec,
+  ) => {
+    const pods: KubeObject[] = specs.map((s) => ({
+      metadata: {
+        deletionTimestamp: iso(T0 + s.deletedAt * 1000),
+        deletionGracePeriodSeconds: s.grace,
+      },
+    }));
+    const now = T0 + nowSec * 1000 + 500;
+    const counted = (t: number) => pods.map((p) => quotaCountsPod(p, t)).join();
+    const at = nextPodExpiry(pods, now);
+    if (at === undefined) {
+      assert.equal(counted(now), counted(now + 1e9));
+      return;
+    }
+    assert.ok(at > now);
+    assert.equal(counted(at - 1), counted(now));
+    assert.notEqual(counted(at), counted(now));
+  }));
 });
 
 const claim = (storage: number, cls?: string, allocated?: number): KubeObject => ({
