@@ -57,6 +57,8 @@ export interface PreparedWrite {
   readonly old?: KubeObject;
   /** `old` as `info`'s version. */
   readonly oldView?: KubeObject;
+  /** The subresource an update writes (`status`). */
+  readonly subresource?: string;
   readonly warnings: string[];
 }
 
@@ -132,6 +134,8 @@ export function commitWrite(
   if (deepEqual(oldView, object)) {
     return { object: present(info, old), created: false, warnings, stored: old };
   }
+  // ResourceQuota on the updates it checks (a claim's resize, a service's type), as on creates.
+  validateResourceQuota(ctx, info, object, oldView, prepared.subresource);
   if (opts.dryRun) return { object: present(info, object), created: false, warnings };
   const done = finishIfDone(ctx, info, key, object);
   if (done) return { object: present(info, done), created: false, warnings };

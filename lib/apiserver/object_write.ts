@@ -273,5 +273,16 @@ export function prepareUpdate(
   ) m.generation = (m.generation ?? 0) + 1;
   if (!opts.storageUpdate) stampManagedFields(ctx, info, old, object, opts, opts.subresource);
   const key = storeKey(info, namespace, name);
-  return { type: "update", info, namespace, key, object, old: stored, oldView: old, warnings };
+  const sub = opts.subresource ? { subresource: opts.subresource } : {};
+  return {
+    type: "update",
+    info,
+    namespace,
+    key,
+    object,
+    old: stored,
+    oldView: old,
+    warnings,
+    ...sub,
+  };
 }

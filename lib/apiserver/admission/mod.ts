@@ -42,15 +42,30 @@ export {
   isTerminalPod,
   maskUsage,
   namespaceUsage,
+  nextPodExpiry,
   objectUsage,
   prettyPrint,
   type QuotaAmount,
+  quotaCountsPod,
   type QuotaUsage,
   storageKeyOf,
+  usageDelta,
 } from "./quota_usage.ts";
+export { claimClass, claimUsage, STORAGE_CLASS_SUFFIX } from "./quota_claims.ts";
 export { inQuotaScopes, quotaScopes, type ScopeSelector } from "./quota_scopes.ts";
-export { podConstraints, quotaRefusal, type QuotaView } from "./quota_decision.ts";
-export { hardOf, quotaViews, RESOURCE_QUOTAS, validateResourceQuota } from "./resource_quota.ts";
+export {
+  podConstraints,
+  quotaRefusal,
+  type QuotaRequest,
+  type QuotaView,
+} from "./quota_decision.ts";
+export {
+  hardOf,
+  quotaChecksWrite,
+  quotaViews,
+  RESOURCE_QUOTAS,
+  validateResourceQuota,
+} from "./resource_quota.ts";
 export {
   admitDefaultTolerationSeconds,
   DEFAULT_TOLERATION_SECONDS,

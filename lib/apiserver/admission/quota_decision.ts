@@ -14,10 +14,10 @@ import { resourceList } from "./limit_range_defaults.ts";
 import { inQuotaScopes, type ScopeSelector } from "./quota_scopes.ts";
 import {
   maskUsage,
-  objectUsage,
   prettyPrint,
   type QuotaAmount,
   type QuotaUsage,
+  usageDelta,
 } from "./quota_usage.ts";
 
 /**
@@ -83,10 +83,20 @@ export function podConstraints(pod: KubeObject, hard: Iterable<string>): string 
   }`;
 }
 
+/** What {@link quotaRefusal} checks besides the object. */
+export interface QuotaRequest {
+  /** The stored object an update replaces: then only the growth of its usage is checked. */
+  readonly old?: KubeObject;
+  /** The server's clock (epoch ms), for pods deleted past their grace period. */
+  readonly now?: number;
+}
+
 /**
- * Why creating `obj` (stored under `storageKey`) is refused by the namespace's quotas (sorted
- * by name; only those whose scopes the object is in), or `undefined` when it fits: first any quota's constraint (`failed quota: ...`),
- * then the first quota a resource would exceed (`exceeded quota: ...`). Zero usage is ignored.
+ * Why creating `obj` (stored under `storageKey`), or updating `old` to it, is refused by the
+ * namespace's quotas (sorted by name; only those whose scopes the object is in), or
+ * `undefined` when it fits: first any quota's constraint (`failed quota: ...`), then the first
+ * quota a resource would exceed (`exceeded quota: ...`). Zero usage is ignored; an update is
+ * charged what grows ({@link usageDelta}).
  *
  * @example
  * ```ts ignore
@@ -98,6 +108,7 @@ export function quotaRefusal(
   storageKey: string,
   obj: KubeObject,
   quotas: readonly QuotaView[],
+  request: QuotaRequest = {},
 ): string | undefined {
   const sorted = quotas.filter((q) => inQuotaScopes(storageKey, obj, q.scopes ?? [])).sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0
@@ -108,7 +119,7 @@ export function quotaRefusal(
       if (why) return `failed quota: ${quota.name}: ${why}`;
     }
   }
-  const delta = new Map([...objectUsage(storageKey, obj)].filter(([, a]) => a.q.n !== 0n));
+  const delta = usageDelta(storageKey, obj, request.old, request.now);
   for (const quota of sorted) {
     const requested = maskUsage(delta, quota.hard.keys());
     const exceeded: string[] = [];

@@ -1,7 +1,8 @@
 /**
  * The ResourceQuota admission plugin (on by default in kube-apiserver, the last validating
  * step): the effects at the edge of {@link quotaRefusal} — reading the namespace's quotas and
- * the objects they count from storage, and refusing a create that does not fit with kube's 403.
+ * the objects they count from storage (at the server's clock), and refusing with kube's 403 a
+ * create, or an update of a claim or a service, that does not fit.
  *
  * @module
  */
@@ -59,15 +60,38 @@ export function quotaViews(ctx: ServerContext, namespace: string): QuotaView[] {
       name: quota.metadata?.name ?? "",
       scopes,
       hard,
-      used: namespaceUsage([...hard.keys()], inScope),
+      used: namespaceUsage([...hard.keys()], inScope, ctx.now()),
     };
   });
 }
 
+/** Storage keys whose updates kube's evaluators check (a resize; a change of service type). */
+const CHECKED_UPDATES = new Set(["/persistentvolumeclaims", "/services"]);
+
 /**
- * Refuses (403) creating a namespaced object that does not fit its namespace's
- * ResourceQuotas. Updates, deletes and subresource writes are let through (kube's generic
- * evaluators only count creates; pods' resources are immutable here).
+ * Whether kube 1.32's quota plugin checks a write: never a subresource's (the plugin skips
+ * them; a pod's `resize` needs the alpha InPlacePodVerticalScaling); every create; updates of
+ * claims and services only (the generic object-count evaluators and, without that gate, the
+ * pod evaluator handle creates alone).
+ *
+ * @example
+ * ```ts ignore
+ * quotaChecksWrite("/services", true, undefined); // true
+ * quotaChecksWrite("/pods", true, undefined); // false
+ * ```
+ */
+export function quotaChecksWrite(
+  storageKey: string,
+  update: boolean,
+  subresource: string | undefined,
+): boolean {
+  return !subresource && (!update || CHECKED_UPDATES.has(storageKey));
+}
+
+/**
+ * Refuses (403) creating a namespaced object, or updating a claim or a service, when it does
+ * not fit its namespace's ResourceQuotas (an update is charged what its usage grows by).
+ * Deletes, subresource writes and other updates are let through ({@link quotaChecksWrite}).
  *
  * @example
  * ```ts ignore
@@ -83,10 +107,11 @@ export function validateResourceQuota(
   subresource: string | undefined,
 ): void {
   const namespace = obj.metadata?.namespace;
-  if (old || subresource || !info.namespaced || !namespace) return;
+  if (!info.namespaced || !namespace) return;
+  if (!quotaChecksWrite(info.storageKey, old !== undefined, subresource)) return;
   const quotas = quotaViews(ctx, namespace);
   if (!quotas.length) return;
-  const why = quotaRefusal(info.storageKey, obj, quotas);
+  const why = quotaRefusal(info.storageKey, obj, quotas, { old, now: ctx.now() });
   if (!why) return;
   const name = admissionName(obj);
   // forbid() without the group: a count/<resource>.<group> refusal names it, as kube's does.

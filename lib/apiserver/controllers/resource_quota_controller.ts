@@ -2,7 +2,8 @@
  * The in-server ResourceQuota controller: every quota's `status.hard` mirrors its
  * `spec.hard` and `status.used` is its namespace's current usage, recomputed in a microtask
  * after any write in a namespace that has quotas (kube-controller-manager's resourcequota
- * controller, without its resync delay).
+ * controller, without its resync delay), and again when a deleted pod's grace period runs
+ * out (it then stops counting).
  *
  * @module
  */
@@ -13,7 +14,7 @@ import { updateObject } from "../object_write.ts";
 import type { StoredEvent } from "../watch_hub.ts";
 import { namespaceSyncs } from "./_namespace_syncs.ts";
 import { quotaViews, RESOURCE_QUOTAS } from "../admission/resource_quota.ts";
-import { amountText, type QuotaUsage } from "../admission/quota_usage.ts";
+import { amountText, nextPodExpiry, type QuotaUsage } from "../admission/quota_usage.ts";
 
 const texts = (u: QuotaUsage) =>
   Object.fromEntries([...u.keys()].sort().map((k) => [k, amountText(u.get(k)!)]));
@@ -42,7 +43,23 @@ export function quotaStatus(hard: QuotaUsage, used: QuotaUsage): Record<string, 
  */
 export function installResourceQuotaController(ctx: ServerContext): () => void {
   const info = ctx.registry.lookup("", "v1", "resourcequotas")!;
+  // A wake-up per namespace for the next deleted pod whose grace period runs out.
+  const wakeups = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  function wakeAt(namespace: string): void {
+    const now = ctx.now();
+    const at = nextPodExpiry(ctx.storage.list("/pods", namespace).map((s) => s.object), now);
+    const set = wakeups.get(namespace);
+    if (set && (at === undefined || set.at <= at)) return;
+    if (set) clearTimeout(set.timer);
+    if (at === undefined) return;
+    const timer = setTimeout(() => {
+      wakeups.delete(namespace);
+      schedule(namespace);
+    }, at - now);
+    wakeups.set(namespace, { at, timer });
+  }
   function sync(namespace: string): void {
+    wakeAt(namespace);
     const stored = new Map(
       ctx.storage.list(RESOURCE_QUOTAS, namespace).map((s) => [s.object.metadata!.name!, s]),
     );
@@ -81,5 +98,6 @@ export function installResourceQuotaController(ctx: ServerContext): () => void {
   return () => {
     close();
     unsubscribe();
+    for (const { timer } of wakeups.values()) clearTimeout(timer);
   };
 }
