@@ -49,7 +49,13 @@ export interface RequestTimeouts {
    * the server's answer (Deno's fetch has no separate connect hook); default 30,000 ms.
    */
   readonly headersTimeoutMs?: number;
-  /** Longest silence while the body arrives (not for watches); default 30,000 ms. */
+  /**
+   * Longest silence while the body arrives (not for watches); default 30,000 ms. A GET's body
+   * is read by the runtime under a deadline this long (reading chunk by chunk in JavaScript,
+   * which an idle timeout needs, costs a third more for a large list); one not complete by
+   * then is requested again and read under the idle timeout, so a slow but steady body still
+   * arrives and one that stalls fails after twice this.
+   */
   readonly bodyIdleTimeoutMs?: number;
 }
 
