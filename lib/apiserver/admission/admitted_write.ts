@@ -35,7 +35,8 @@ import {
   type AdmissionOperation,
   operationOptions,
 } from "./admission_attributes.ts";
-import { type AdmissionRuntime, admitMutating, admitValidating } from "./dispatch_webhooks.ts";
+import { type AdmissionRuntime, admitValidating } from "./dispatch_webhooks.ts";
+import { admitMutating } from "./mutating_dispatch.ts";
 import { admitBuiltinCreate, admitBuiltinUpdate } from "./builtin_mutating.ts";
 
 const configKeys = [
@@ -137,7 +138,9 @@ export async function admittedCreate(
   }, opts);
   const warnings: string[] = [];
   return await withWarnings(warnings, async () => {
-    const m = await admitMutating(ctx, rt, a, (i) => defaulter(ctx, i), warnings);
+    // The in-tree plugins run again when a webhook changed the object (kube's reinvocation).
+    const again = (o: KubeObject) => void admitBuiltinCreate(ctx, info, namespace, o);
+    const m = await admitMutating(ctx, rt, a, (i) => defaulter(ctx, i), warnings, again);
     const prepared = prepareCreate(ctx, info, namespace, m.object, { ...opts, ...done });
     warnings.unshift(...prepared.warnings);
     await admitValidating(ctx, rt, {
@@ -227,12 +230,16 @@ export async function admittedUpdate(
         object,
         oldObject: scaled ? scaleOf(info, view) as unknown as KubeObject : view,
       }, opts);
+      const again = plain && !sub
+        ? (o: KubeObject) => void admitBuiltinUpdate(ctx, info, o, view)
+        : undefined;
       const m = await admitMutating(
         ctx,
         rt,
         a,
         (i) => scaled ? (o) => o : defaulter(ctx, i),
         warnings,
+        again,
       );
       if (ctx.storage.get(info.storageKey, storeKey(info, namespace, name))?.object !== stored) {
         continue; // changed while the webhooks ran: start from the new revision
