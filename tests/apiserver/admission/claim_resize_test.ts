@@ -117,6 +117,19 @@ Deno.test("claim resize: the server refuses growth with kube's 403 unless the cl
       metadata: { labels: { x: "y" } },
     });
     assert.equal(labelled.status, 200);
+    // An unbound claim's growth is refused by validation first (kube's 422), as in kube.
+    const pending = {
+      metadata: { name: "p" },
+      spec: {
+        accessModes: ["ReadWriteOnce"],
+        storageClassName: "grow",
+        resources: { requests: { storage: "1Gi" } },
+      },
+    };
+    assert.equal((await api.post(`${ns}/persistentvolumeclaims`, pending)).status, 201);
+    const unbound = await resize("p", "2Gi");
+    assert.equal(unbound.status, 422);
+    assert.match(unbound.body.message, /spec is immutable after creation except resources/);
     await create("b", "grow");
     const grown = await resize("b", "3Gi");
     assert.equal(grown.status, 200);
