@@ -10,6 +10,7 @@ import type { VersionNames } from "./version_files.ts";
 
 /** One spoke version and what is known of how its fields differ from the hub's. */
 export interface Spoke {
+  /** The spoke version's names. */
   readonly names: VersionNames;
   /** Field paths only the hub has / only the spoke has (undefined: not known). */
   readonly diff?: FieldDiff;
@@ -32,7 +33,9 @@ function versionImport(v: VersionNames, from: string): string {
 
 /** Field paths (e.g. `spec.replicas`) in one version's schema and not in the other's. */
 export interface FieldDiff {
+  /** Paths only the hub's schema has. */
   readonly onlyHub: readonly string[];
+  /** Paths only the spoke's schema has. */
   readonly onlySpoke: readonly string[];
 }
 
