@@ -136,7 +136,14 @@ Deno.test({
       );
       assert.match(crd, /- name: v1\n\s+served: true\n\s+storage: true/);
       assert.match(crd, /- name: v2\n\s+served: true\n\s+storage: false/);
-      assert.match(crd, /conversion:\n\s+strategy: Webhook\n[^]*path: \/convert/);
+      assert.match(
+        crd,
+        /conversion:\n\s+strategy: Webhook\n[^]*path: \/convert-myapp-example-com-helloworld\n/,
+      );
+      assert.match(
+        await Deno.readTextFile(`${p}/operator.ts`),
+        /webhooks: \[\n {4}helloWorldConversionWebhook,\n {4}\/\/ kubefold:scaffold:webhooks/,
+      );
 
       await renameReplicasInV2(p);
       const manifests = await inProject(p, ["manifests"]);
@@ -201,6 +208,47 @@ Deno.test({
         await drain();
         assert.equal((await run.status).code, 0, seen);
       }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "kubefold create api --storage moves the storage version; create webhook --conversion defaults its spokes and warns of a hub that is not stored",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const p = `${dir}/hello-op`;
+    try {
+      assert.equal(
+        (await cli(["init", p, "--domain", "example.com", "--kubefold-url", repoUrl])).code,
+        0,
+      );
+      assert.equal((await inProject(p, ["create", "api", ...kind, "--version", "v1"])).code, 0);
+      const v2 = await inProject(p, ["create", "api", ...kind, "--version", "v2", "--storage"]);
+      assert.equal(v2.code, 0, v2.err);
+      const crd = await Deno.readTextFile(
+        `${p}/config/crd/bases/myapp.example.com_helloworlds.yaml`,
+      );
+      assert.match(crd, /- name: v1\n\s+served: true\n\s+storage: false/);
+      assert.match(crd, /- name: v2\n\s+served: true\n\s+storage: true/);
+      const hooks = await inProject(p, [
+        "create",
+        "webhook",
+        ...kind,
+        "--version",
+        "v1",
+        "--conversion",
+      ]);
+      assert.equal(hooks.code, 0, hooks.err);
+      assert.match(hooks.err, /warning: the hub v1 is not HelloWorld's storage version \(v2\)/);
+      assert.match(
+        await Deno.readTextFile(`${p}/controllers/helloworld/conversion.ts`),
+        /conversions: \[helloWorldV2Conversion\]/,
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

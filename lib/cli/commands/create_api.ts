@@ -27,7 +27,7 @@ export const createApiCommand: Command = {
   name: "create api",
   summary: "add an API (types, CRD, pure reconciler, controller, tests)",
   usage:
-    `Usage: kubefold create api --group GROUP --version VERSION --kind KIND [--resource] [--controller=false] [--dir DIR]
+    `Usage: kubefold create api --group GROUP --version VERSION --kind KIND [--resource] [--controller=false] [--storage] [--dir DIR]
 
 Adds to the project in DIR (default: the current directory):
   controllers/<kind>/types.ts       the schema (schema builder), types and CRD
@@ -41,7 +41,8 @@ registers them in operator.ts and PROJECT, then runs kubefold manifests.
 For a KIND that exists, adds VERSION to it (kubebuilder's --resource --controller=false):
   controllers/<kind>/types_<version>.ts  the new version's schema (a copy: change it), types
                                          and CRD entry, listed in types.ts's CRD (served; the
-                                         first version stays the storage version)
+                                         first version stays the storage version unless
+                                         --storage makes this one it)
   config/samples/...yaml                 a sample object
 then kubefold create webhook --conversion converts between the versions.`,
   async run(args, io) {
@@ -58,6 +59,7 @@ then kubefold create webhook --conversion converts between the versions.`,
       options: {
         resource: { type: "boolean" },
         controller: { type: "boolean" },
+        storage: { type: "boolean" },
         group: { type: "string" },
         version: { type: "string" },
         kind: { type: "string" },
@@ -80,6 +82,9 @@ then kubefold create webhook --conversion converts between the versions.`,
     if (versions.some((r) => r.version === n.version)) {
       throw new Error(`Cannot create API: ${n.kind} (${n.fullGroup}/${n.version}) already exists`);
     }
+    if (values.storage && !versions.length) {
+      throw new Error("Cannot create API: --storage is for a kind's next version");
+    }
     if (versions.length) {
       if (values.controller) {
         throw new Error(
@@ -88,7 +93,7 @@ then kubefold create webhook --conversion converts between the versions.`,
           }); add ${n.version} with --controller=false`,
         );
       }
-      return await addVersion(dir, project, n, versions[0].version, io);
+      return await addVersion(dir, project, n, versions[0].version, values.storage ?? false, io);
     }
     const files = new Map([
       [`controllers/${n.lower}/types.ts`, typesFile(n)],

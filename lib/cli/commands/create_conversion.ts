@@ -100,7 +100,7 @@ export async function conversionScaffold(
       [`tests/${n.lower}/conversion_test.ts`, conversionTestFile(n, hub, list)],
     ]),
     importLine:
-      `import { ${n.camel}ConversionWebhooks } from "./controllers/${n.lower}/conversion.ts";`,
-    webhooksLine: `...${n.camel}ConversionWebhooks,`,
+      `import { ${n.camel}ConversionWebhook } from "./controllers/${n.lower}/conversion.ts";`,
+    webhooksLine: `${n.camel}ConversionWebhook,`,
   };
 }

@@ -117,6 +117,10 @@ ${stubs}
 `;
 }
 
+/** The URL path of a kind's conversion webhook, e.g. `/convert-myapp-example-com-helloworld`. */
+export const conversionPath = (n: ApiNames): string =>
+  `/convert-${n.fullGroup.replaceAll(".", "-")}-${n.lower}`;
+
 /** `controllers/<kind>/conversion.ts`. */
 export function conversionFile(n: ApiNames, hub: VersionNames, spokes: readonly Spoke[]): string {
   const imports = [hub, ...spokes.map((s) => s.names)].map((v) => versionImport(v, "./"));
@@ -128,19 +132,19 @@ export function conversionFile(n: ApiNames, hub: VersionNames, spokes: readonly 
  *
  * @module
  */
-import { conversion, type Webhook, webhooks } from "kubefold";
+import { conversion, type ConversionWebhook } from "kubefold";
 ${imports.join("\n")}
 ${spokes.map((s) => conversionOf(n, hub, s)).join("")}
-/** The ${n.kind} conversion webhook, for \`webhooks\` in operator.ts. */
-export const ${n.camel}ConversionWebhooks: Webhook[] = webhooks<${hub.type}>({
-  for: {
-    group: "${n.fullGroup}",
-    version: "${hub.version}",
-    kind: "${n.kind}",
-    plural: "${n.plural}",
-  },
+/**
+ * The ${n.kind} conversion webhook, for \`webhooks\` in operator.ts (at its own path: each
+ * converted kind of the operator has one).
+ */
+export const ${n.camel}ConversionWebhook: ConversionWebhook = {
+  type: "conversion",
+  for: { group: "${n.fullGroup}", kind: "${n.kind}", plural: "${n.plural}" },
+  path: "${conversionPath(n)}",
   conversions: [${spokes.map((s) => `${s.names.camel}Conversion`).join(", ")}],
-});
+};
 `;
 }
 

@@ -53,8 +53,11 @@ export function versionNames(n: ApiNames, version: string, first: string): Versi
   };
 }
 
-/** `controllers/<kind>/types_<version>.ts`: the new version's schema, types and CRD entry. */
-export function versionTypesFile(n: ApiNames, v: VersionNames): string {
+/**
+ * `controllers/<kind>/types_<version>.ts`: the new version's schema, types and CRD entry (the
+ * storage version when `storage`).
+ */
+export function versionTypesFile(n: ApiNames, v: VersionNames, storage = false): string {
   return `/**
  * ${n.kind} \`${n.fullGroup}/${v.version}\`: its schema (a copy of the first version's: change
  * it), the types derived from it, and its entry in the ${n.kind} CRD (in types.ts). The
@@ -77,10 +80,10 @@ export const ${v.apiVersionConst} = "${n.fullGroup}/${v.version}";
 
 ${schemas(v.camel)}
 ${objectTypes(v.type, v.camel, n.kind)}
-/** ${n.kind} ${v.version} in the CRD: served, not stored. */
+/** ${n.kind} ${v.version} in the CRD: served, ${storage ? "the storage version" : "not stored"}. */
 export const ${v.camel}Version: CrdVersionOptions = {
   name: "${v.version}",
-${versionBody(v.camel, "  ")}
+${storage ? "  storage: true,\n" : ""}${versionBody(v.camel, "  ")}
 };
 `;
 }
