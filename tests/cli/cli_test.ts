@@ -183,7 +183,7 @@ Deno.test("kubefold create api: names checked; files, operator.ts and PROJECT up
       "--kind",
       "HelloWorld",
     ]);
-    assert.match(again.err, /HelloWorld \(myapp.example.com\) already exists/);
+    assert.match(again.err, /HelloWorld \(myapp.example.com\/v1\) already exists/);
     assert.equal((await inProject(p, ["manifests", "--check"])).code, 0);
     await Deno.writeTextFile(
       `${p}/config/rbac/role.yaml`,

@@ -47,7 +47,10 @@ Deno.test({
       const made = await inProject(p, ["create", "api", ...api]);
       assert.equal(made.code, 0, made.err);
       const none = await cli(["create", "webhook", ...api, "--dir", p]);
-      assert.match(none.err, /choose --defaulting, --programmatic-validation or both/);
+      assert.match(
+        none.err,
+        /choose --defaulting, --programmatic-validation, --conversion or more/,
+      );
 
       const hooks = await inProject(p, [
         "create",

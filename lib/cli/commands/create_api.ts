@@ -1,5 +1,6 @@
 /**
- * `kubefold create api --group G --version V --kind K`: a new API with its controller.
+ * `kubefold create api --group G --version V --kind K`: a new API with its controller, or a
+ * new version of a kind that exists (its types and CRD entry only).
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { apiNames } from "../scaffold/api_names.ts";
 import { controllerFile, reconcileFile, typesFile } from "../scaffold/api_controller_files.ts";
 import { controllerTestFile, reconcileTestFile, sampleFile } from "../scaffold/api_test_files.ts";
 import { MARKERS } from "../scaffold/project_files.ts";
+import { addVersion } from "./create_api_version.ts";
 
 /** Inserts `line` before `marker` (keeping the marker's indentation); throws when absent. */
 export function insertBefore(text: string, marker: string, line: string): string {
@@ -24,7 +26,8 @@ export function insertBefore(text: string, marker: string, line: string): string
 export const createApiCommand: Command = {
   name: "create api",
   summary: "add an API (types, CRD, pure reconciler, controller, tests)",
-  usage: `Usage: kubefold create api --group GROUP --version VERSION --kind KIND [--dir DIR]
+  usage:
+    `Usage: kubefold create api --group GROUP --version VERSION --kind KIND [--resource] [--controller=false] [--storage] [--dir DIR]
 
 Adds to the project in DIR (default: the current directory):
   controllers/<kind>/types.ts       the schema (schema builder), types and CRD
@@ -33,11 +36,30 @@ Adds to the project in DIR (default: the current directory):
   tests/<kind>/reconcile_test.ts    a fast-check property test of the reconciler
   tests/<kind>/controller_test.ts   the whole controller on virtual time (createTestApi)
   config/samples/...yaml            a sample object
-registers them in operator.ts and PROJECT, then runs kubefold manifests.`,
+registers them in operator.ts and PROJECT, then runs kubefold manifests.
+
+For a KIND that exists, adds VERSION to it (kubebuilder's --resource --controller=false):
+  controllers/<kind>/types_<version>.ts  the new version's schema (a copy: change it), types
+                                         and CRD entry, listed in types.ts's CRD (served; the
+                                         first version stays the storage version unless
+                                         --storage makes this one it)
+  config/samples/...yaml                 a sample object
+then kubefold create webhook --conversion converts between the versions.`,
   async run(args, io) {
+    // kubebuilder spells it --controller=false: parseArgs wants --no-controller.
+    const flags = args.map((a) =>
+      a.replace(
+        /^--(controller|resource)=(true|false)$/,
+        (_, f, v) => v === "true" ? `--${f}` : `--no-${f}`,
+      )
+    );
     const { values } = parseArgs({
-      args: [...args],
+      args: flags,
+      allowNegative: true,
       options: {
+        resource: { type: "boolean" },
+        controller: { type: "boolean" },
+        storage: { type: "boolean" },
         group: { type: "string" },
         version: { type: "string" },
         kind: { type: "string" },
@@ -53,8 +75,25 @@ registers them in operator.ts and PROJECT, then runs kubefold manifests.`,
       { group: values.group!, version: values.version!, kind: values.kind! },
       project.domain,
     );
-    if (project.resources.some((r) => r.kind === n.kind && r.group === n.group)) {
-      throw new Error(`Cannot create API: ${n.kind} (${n.fullGroup}) already exists`);
+    if (values.resource === false) {
+      throw new Error("Cannot create API: --resource=false scaffolds nothing kubefold can use");
+    }
+    const versions = project.resources.filter((r) => r.kind === n.kind && r.group === n.group);
+    if (versions.some((r) => r.version === n.version)) {
+      throw new Error(`Cannot create API: ${n.kind} (${n.fullGroup}/${n.version}) already exists`);
+    }
+    if (values.storage && !versions.length) {
+      throw new Error("Cannot create API: --storage is for a kind's next version");
+    }
+    if (versions.length) {
+      if (values.controller) {
+        throw new Error(
+          `Cannot create API: ${n.kind} has its controller (on ${
+            versions[0].version
+          }); add ${n.version} with --controller=false`,
+        );
+      }
+      return await addVersion(dir, project, n, versions[0].version, values.storage ?? false, io);
     }
     const files = new Map([
       [`controllers/${n.lower}/types.ts`, typesFile(n)],

@@ -1,6 +1,6 @@
 /**
  * `kubefold create webhook --group G --version V --kind K --defaulting
- * --programmatic-validation`: webhooks for an API made by `create api`.
+ * --programmatic-validation --conversion`: webhooks for an API made by `create api`.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { apiNames } from "../scaffold/api_names.ts";
 import { webhooksFile, webhooksTestFile } from "../scaffold/webhook_files.ts";
 import { MARKERS } from "../scaffold/project_files.ts";
 import { insertBefore } from "./create_api.ts";
+import { conversionScaffold } from "./create_conversion.ts";
 
 /** operator.ts with a `webhooks` list holding the marker (added to projects made before it). */
 function withWebhooksList(operator: string): string {
@@ -26,9 +27,9 @@ function withWebhooksList(operator: string): string {
 /** `kubefold create webhook`. */
 export const createWebhookCommand: Command = {
   name: "create webhook",
-  summary: "add a defaulting and/or validating webhook to an API",
+  summary: "add a defaulting, validating and/or conversion webhook to an API",
   usage:
-    `Usage: kubefold create webhook --group GROUP --version VERSION --kind KIND [--defaulting] [--programmatic-validation] [--dir DIR]
+    `Usage: kubefold create webhook --group GROUP --version VERSION --kind KIND [--defaulting] [--programmatic-validation] [--conversion [--spoke V2[,V3]]] [--dir DIR]
 
 For an API made by kubefold create api, adds:
   controllers/<kind>/webhooks.ts    a defaulting webhook (--defaulting: the object as it should
@@ -36,6 +37,11 @@ For an API made by kubefold create api, adds:
                                     validating webhook (--programmatic-validation: allowed, or
                                     denied with field paths), as pure functions
   tests/<kind>/webhooks_test.ts     their fast-check property test
+  controllers/<kind>/conversion.ts  (--conversion) VERSION is the hub (normally the storage
+                                    version); each --spoke (default: every other version of
+                                    KIND) converts up to it and down from it: pure functions,
+                                    stubs with a TODO naming the fields that differ
+  tests/<kind>/conversion_test.ts   their fast-check round-trip test (checkRoundTrip)
 registers them in operator.ts, then runs kubefold manifests (config/webhook, the Service, the
 manager's webhook port). kubefold run serves and registers them; kubefold deploy wires their
 certificates.`,
@@ -48,6 +54,8 @@ certificates.`,
         kind: { type: "string" },
         defaulting: { type: "boolean" },
         "programmatic-validation": { type: "boolean" },
+        conversion: { type: "boolean" },
+        spoke: { type: "string", multiple: true },
         dir: { type: "string" },
       },
     });
@@ -59,10 +67,13 @@ certificates.`,
       defaulting: values.defaulting ?? false,
       validation: values["programmatic-validation"] ?? false,
     };
-    if (!kinds.defaulting && !kinds.validation) {
+    if (!kinds.defaulting && !kinds.validation && !values.conversion) {
       throw new Error(
-        "Cannot create webhook: choose --defaulting, --programmatic-validation or both",
+        "Cannot create webhook: choose --defaulting, --programmatic-validation, --conversion or more",
       );
+    }
+    if (values.spoke && !values.conversion) {
+      throw new Error("Cannot create webhook: --spoke goes with --conversion");
     }
     const project = await readProjectFile(dir);
     const n = apiNames(
@@ -78,21 +89,30 @@ certificates.`,
         `Cannot create webhook: no API ${n.kind} (${n.fullGroup}/${n.version}): run kubefold create api first`,
       );
     }
-    const files = new Map([
-      [`controllers/${n.lower}/webhooks.ts`, webhooksFile(n, kinds)],
-      [`tests/${n.lower}/webhooks_test.ts`, webhooksTestFile(n, kinds)],
-    ]);
+    const files = new Map<string, string>();
+    const lines: { importLine: string; webhooksLine: string }[] = [];
+    if (kinds.defaulting || kinds.validation) {
+      files.set(`controllers/${n.lower}/webhooks.ts`, webhooksFile(n, kinds));
+      files.set(`tests/${n.lower}/webhooks_test.ts`, webhooksTestFile(n, kinds));
+      lines.push({
+        importLine: `import { ${n.camel}Webhooks } from "./controllers/${n.lower}/webhooks.ts";`,
+        webhooksLine: `...${n.camel}Webhooks,`,
+      });
+    }
+    if (values.conversion) {
+      const c = await conversionScaffold(dir, project, n, values.spoke ?? [], io);
+      for (const [path, text] of c.files) files.set(path, text);
+      lines.push(c);
+    }
     for (const path of files.keys()) {
       const exists = await Deno.stat(resolve(dir, path)).then(() => true, () => false);
       if (exists) throw new Error(`Cannot create webhook: ${path} exists`);
     }
     let operator = withWebhooksList(await Deno.readTextFile(resolve(dir, "operator.ts")));
-    operator = insertBefore(
-      operator,
-      MARKERS.imports,
-      `import { ${n.camel}Webhooks } from "./controllers/${n.lower}/webhooks.ts";`,
-    );
-    operator = insertBefore(operator, MARKERS.webhooks, `...${n.camel}Webhooks,`);
+    for (const { importLine, webhooksLine } of lines) {
+      operator = insertBefore(operator, MARKERS.imports, importLine);
+      operator = insertBefore(operator, MARKERS.webhooks, webhooksLine);
+    }
     for (const [path, text] of files) {
       await Deno.mkdir(resolve(dir, path, ".."), { recursive: true });
       await Deno.writeTextFile(resolve(dir, path), text);

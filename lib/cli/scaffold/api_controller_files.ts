@@ -5,6 +5,55 @@
  * @module
  */
 import type { ApiNames } from "./api_names.ts";
+import { MARKERS } from "./project_files.ts";
+
+/** The spec and status schemas of a version (\`camel\`: e.g. \`helloWorld\`, \`helloWorldV2\`). */
+export function schemas(camel: string): string {
+  return `/** Schema of \`spec\`: how many pods, and what they run. */
+export const ${camel}SpecSchema = t.object({
+  replicas: t.optional(t.integer({ minimum: 0, default: 1, description: "Pods to run." })),
+  template: t.object({
+    metadata: t.optional(t.object({ labels: t.optional(t.record(t.string())) })),
+    spec: t.preserveUnknown<corev1.PodSpec>({ description: "The pod spec." }),
+  }, { description: "The pods to create." }),
+});
+
+/** Schema of \`status\`. */
+export const ${camel}StatusSchema = t.object({
+  replicas: t.integer({ minimum: 0, description: "Pods owned." }),
+  readyReplicas: t.integer({ minimum: 0, description: "Of those, how many are Ready." }),
+  observedGeneration: t.optional(t.integer({ minimum: 0 })),
+});
+`;
+}
+
+/** The TypeScript types of a version's object (\`type\`: e.g. \`HelloWorldV2\`). */
+export function objectTypes(type: string, camel: string, kind: string): string {
+  return `/** \`${kind}.spec\`. */
+export type ${type}Spec = Infer<typeof ${camel}SpecSchema>;
+/** \`${kind}.status\`. */
+export type ${type}Status = Infer<typeof ${camel}StatusSchema>;
+
+/** A ${kind}. */
+export interface ${type} {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec: ${type}Spec;
+  status?: ${type}Status;
+}
+`;
+}
+
+/** The members of a CRD version entry after its name (schema, scale, columns). */
+export function versionBody(camel: string, indent: string): string {
+  return `schema: resourceSchema(${camel}SpecSchema, t.optional(${camel}StatusSchema)),
+scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
+printerColumns: [
+  { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
+  { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
+],`.split("\n").map((l) => indent + l).join("\n");
+}
 
 /** `controllers/<kind>/types.ts`. */
 export function typesFile(n: ApiNames): string {
@@ -22,42 +71,15 @@ import {
   resourceSchema,
   t,
 } from "kubefold";
+${MARKERS.imports}
 
 /** \`apiVersion\` of ${n.kind}. */
 export const ${n.upper}_API_VERSION = "${n.fullGroup}/${n.version}";
 /** Kind of ${n.kind}. */
 export const ${n.upper}_KIND = "${n.kind}";
 
-/** Schema of \`spec\`: how many pods, and what they run. */
-export const ${n.camel}SpecSchema = t.object({
-  replicas: t.optional(t.integer({ minimum: 0, default: 1, description: "Pods to run." })),
-  template: t.object({
-    metadata: t.optional(t.object({ labels: t.optional(t.record(t.string())) })),
-    spec: t.preserveUnknown<corev1.PodSpec>({ description: "The pod spec." }),
-  }, { description: "The pods to create." }),
-});
-
-/** Schema of \`status\`. */
-export const ${n.camel}StatusSchema = t.object({
-  replicas: t.integer({ minimum: 0, description: "Pods owned." }),
-  readyReplicas: t.integer({ minimum: 0, description: "Of those, how many are Ready." }),
-  observedGeneration: t.optional(t.integer({ minimum: 0 })),
-});
-
-/** \`${n.kind}.spec\`. */
-export type ${n.kind}Spec = Infer<typeof ${n.camel}SpecSchema>;
-/** \`${n.kind}.status\`. */
-export type ${n.kind}Status = Infer<typeof ${n.camel}StatusSchema>;
-
-/** A ${n.kind}. */
-export interface ${n.kind} {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  spec: ${n.kind}Spec;
-  status?: ${n.kind}Status;
-}
-
+${schemas(n.camel)}
+${objectTypes(n.kind, n.camel, n.kind)}
 /** A Pod. */
 export type Pod = corev1.Pod;
 
@@ -66,15 +88,14 @@ export const ${n.camel}Crd = customResourceDefinition({
   group: "${n.fullGroup}",
   kind: ${n.upper}_KIND,
   categories: ["all"],
-  versions: [{
-    name: "${n.version}",
-    schema: resourceSchema(${n.camel}SpecSchema, t.optional(${n.camel}StatusSchema)),
-    scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
-    printerColumns: [
-      { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
-      { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
-    ],
-  }],
+  versions: [
+    {
+      name: "${n.version}",
+      storage: true,
+${versionBody(n.camel, "      ")}
+    },
+    ${MARKERS.versions}
+  ],
 });
 `;
 }

@@ -10,7 +10,7 @@ import type { ApiNames } from "./api_names.ts";
 /** `tests/<kind>/reconcile_test.ts`. */
 export function reconcileTestFile(n: ApiNames): string {
   return `import assert from "node:assert/strict";
-import fc from "npm:fast-check@4.10.2";
+import fc from "fast-check";
 import { type KubeObject, worldFromObjects } from "kubefold";
 import { reconcile${n.kind} } from "../../controllers/${n.lower}/reconcile.ts";
 import type { ${n.kind}, Pod } from "../../controllers/${n.lower}/types.ts";

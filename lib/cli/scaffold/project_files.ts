@@ -23,6 +23,7 @@ export const MARKERS = {
   crds: "// kubefold:scaffold:crds",
   controllers: "// kubefold:scaffold:controllers",
   webhooks: "// kubefold:scaffold:webhooks",
+  versions: "// kubefold:scaffold:versions",
 } as const;
 
 /** The permissions the manager binary is compiled with (and the Dockerfile uses). */
@@ -63,6 +64,7 @@ export function projectFiles(o: ProjectOptions): Map<string, string> {
       "kubefold/testing": `${u}lib/testing/mod.ts`,
       "kubefold/apiserver": `${u}lib/apiserver/mod.ts`,
       "kubefold/cluster": `${u}lib/cluster/mod.ts`,
+      "fast-check": "npm:fast-check@4.10.2",
     },
     fmt: { lineWidth: 100 },
   };

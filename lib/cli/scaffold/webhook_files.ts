@@ -136,7 +136,7 @@ Deno.test("validate${n.kind}: denies exactly the objects with a repeated contain
 });
 `;
   return `import assert from "node:assert/strict";
-import fc from "npm:fast-check@4.10.2";
+import fc from "fast-check";
 import { ${fns.join(", ")} } from "../../controllers/${n.lower}/webhooks.ts";
 import type { ${n.kind} } from "../../controllers/${n.lower}/types.ts";
 
