@@ -6,6 +6,7 @@
  */
 import type { ApiNames } from "./api_names.ts";
 import { MARKERS } from "./project_files.ts";
+import { namedImport } from "./source_layout.ts";
 
 /** The spec and status schemas of a version (\`camel\`: e.g. \`helloWorld\`, \`helloWorldV2\`). */
 export function schemas(camel: string): string {
@@ -102,6 +103,16 @@ ${versionBody(n.camel, "      ")}
 
 /** \`controllers/<kind>/reconcile.ts\`. */
 export function reconcileFile(n: ApiNames): string {
+  const typesImport = namedImport(
+    [
+      `type ${n.kind}`,
+      `${n.upper}_API_VERSION`,
+      `${n.upper}_KIND`,
+      `type ${n.kind}Status`,
+      "type Pod",
+    ],
+    "./types.ts",
+  );
   return `/**
  * The pure ${n.kind} reconciler: keep \`spec.replicas\` pods from \`spec.template\` and report
  * how many are ready. No I/O: the plan it returns is applied by the framework.
@@ -128,7 +139,7 @@ import {
   terminal,
   type World,
 } from "kubefold";
-import { type ${n.kind}, ${n.upper}_API_VERSION, ${n.upper}_KIND, type ${n.kind}Status, type Pod } from "./types.ts";
+${typesImport}
 
 /** What the reconciler reads: the pods, by controller owner. */
 export interface ${n.kind}World {
@@ -155,7 +166,11 @@ export function reconcile${n.kind}(
 ): Either<ReconcileError, Plan> {
   const self = { ...obj, apiVersion: ${n.upper}_API_VERSION, kind: ${n.upper}_KIND };
   const { uid, name = "", namespace } = obj.metadata ?? {};
-  if (!uid) return E.left(terminal(\`Cannot reconcile ${n.kind} \${objectKey(namespace, name)}: no metadata.uid\`));
+  if (!uid) {
+    return E.left(
+      terminal(\`Cannot reconcile ${n.kind} \${objectKey(namespace, name)}: no metadata.uid\`),
+    );
+  }
   const decision = planReplicas(world.pods.ownedBy(uid), {
     replicas: obj.spec.replicas ?? 1,
     ownerUid: uid,
@@ -169,12 +184,17 @@ export function reconcile${n.kind}(
   if (names._tag === "Left") return names;
   const ops: Op[] = decision.delete.map((p) => deleteOp(p));
   for (const n of names.right) {
-    ops.push({ type: "create", object: podFromTemplate(self, obj.spec.template, { name: n, namespace }) });
+    ops.push({
+      type: "create",
+      object: podFromTemplate(self, obj.spec.template, { name: n, namespace }),
+    });
   }
   const status: ${n.kind}Status = {
     replicas: decision.keep.length + names.right.length,
     readyReplicas: decision.keep.filter(isPodReady).length,
-    ...(obj.metadata?.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {}),
+    ...(obj.metadata?.generation !== undefined
+      ? { observedGeneration: obj.metadata.generation }
+      : {}),
   };
   if (!deepEqual(status, obj.status)) {
     ops.push(statusOp(self, status));
@@ -186,6 +206,10 @@ export function reconcile${n.kind}(
 
 /** \`controllers/<kind>/controller.ts\`. */
 export function controllerFile(n: ApiNames): string {
+  const typesImport = namedImport(
+    [`type ${n.kind}`, `${n.upper}_API_VERSION`, `${n.upper}_KIND`, "type Pod"],
+    "./types.ts",
+  );
   return `/**
  * The ${n.kind} controller spec: ${n.kind}s are primary, pods are owned. \`writes\` lists every
  * write its plans make: \`kubefold manifests\` derives the RBAC from it, and a plan outside it
@@ -194,8 +218,8 @@ export function controllerFile(n: ApiNames): string {
  * @module
  */
 import { controller, kind } from "kubefold";
-import { reconcile${n.kind}, type ${n.kind}World } from "./reconcile.ts";
-import { type ${n.kind}, ${n.upper}_API_VERSION, ${n.upper}_KIND, type Pod } from "./types.ts";
+${namedImport([`reconcile${n.kind}`, `type ${n.kind}World`], "./reconcile.ts")}
+${typesImport}
 
 export { ${n.camel}Crd } from "./types.ts";
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ApiNames } from "./api_names.ts";
+import { namedImport } from "./source_layout.ts";
 
 /** `tests/<kind>/reconcile_test.ts`. */
 export function reconcileTestFile(n: ApiNames): string {
@@ -13,7 +14,7 @@ export function reconcileTestFile(n: ApiNames): string {
 import fc from "fast-check";
 import { type KubeObject, worldFromObjects } from "kubefold";
 import { reconcile${n.kind} } from "../../controllers/${n.lower}/reconcile.ts";
-import type { ${n.kind}, Pod } from "../../controllers/${n.lower}/types.ts";
+${namedImport([n.kind, "Pod"], `../../controllers/${n.lower}/types.ts`, true)}
 
 const ${n.camel} = (replicas: number): ${n.kind} => ({
   apiVersion: "${n.fullGroup}/${n.version}",
@@ -36,17 +37,23 @@ function apply(pods: Map<string, Pod>, obj: ${n.kind}): ${n.kind} {
 }
 
 Deno.test("reconcile${n.kind}: any sequence of replica counts converges to exactly that many pods, then plans nothing", () => {
-  fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 5 }), (counts) => {
-    const pods = new Map<string, Pod>();
-    let obj = ${n.camel}(0);
-    for (const replicas of counts) {
-      obj = apply(pods, { ...${n.camel}(replicas), status: obj.status });
-      assert.deepEqual(pods.size, replicas);
-      assert.deepEqual(obj.status?.replicas, replicas);
-      const again = reconcile${n.kind}(obj, { pods: worldFromObjects([...pods.values()]) }, { now: 0 });
-      assert.deepEqual(again._tag === "Right" && again.right.ops, []); // a fixpoint
-    }
-  }));
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 5 }),
+      (counts) => {
+        const pods = new Map<string, Pod>();
+        let obj = ${n.camel}(0);
+        for (const replicas of counts) {
+          obj = apply(pods, { ...${n.camel}(replicas), status: obj.status });
+          assert.deepEqual(pods.size, replicas);
+          assert.deepEqual(obj.status?.replicas, replicas);
+          const world = { pods: worldFromObjects([...pods.values()]) };
+          const again = reconcile${n.kind}(obj, world, { now: 0 });
+          assert.deepEqual(again._tag === "Right" && again.right.ops, []); // a fixpoint
+        }
+      },
+    ),
+  );
 });
 `;
 }
@@ -56,7 +63,12 @@ export function controllerTestFile(n: ApiNames): string {
   return `import assert from "node:assert/strict";
 import { createInformers, type KubeObject, runController } from "kubefold";
 import { createTestApi } from "kubefold/testing";
-import { ${n.camel}Controller, ${n.camel}Crd } from "../../controllers/${n.lower}/controller.ts";
+${
+    namedImport(
+      [`${n.camel}Controller`, `${n.camel}Crd`],
+      `../../controllers/${n.lower}/controller.ts`,
+    )
+  }
 import type { ${n.kind} } from "../../controllers/${n.lower}/types.ts";
 
 const pods = { apiVersion: "v1", kind: "Pod" };
@@ -64,7 +76,10 @@ const ${n.camel}s = { apiVersion: "${n.fullGroup}/${n.version}", kind: "${n.kind
 
 Deno.test("the ${n.kind} controller creates, scales and reports its pods (in-memory API, virtual time)", async () => {
   // Simulated kubelets start pods 10 virtual ms after they are bound: no sleeps, no wall clock.
-  using api = createTestApi({ crds: [${n.camel}Crd], simulation: { nodes: 1, podStartDelayMs: 10 } });
+  using api = createTestApi({
+    crds: [${n.camel}Crd],
+    simulation: { nodes: 1, podStartDelayMs: 10 },
+  });
   const { scheduler } = api.clock;
   const client = api.client();
   const records = runController(${n.camel}Controller, {

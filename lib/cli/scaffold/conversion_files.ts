@@ -7,6 +7,7 @@
  */
 import type { ApiNames } from "./api_names.ts";
 import type { VersionNames } from "./version_files.ts";
+import { namedImport } from "./source_layout.ts";
 
 /** One spoke version and what is known of how its fields differ from the hub's. */
 export interface Spoke {
@@ -16,19 +17,9 @@ export interface Spoke {
   readonly diff?: FieldDiff;
 }
 
-/** deno fmt's order of named imports: by name, case-insensitive, `type` ignored. */
-const importOrder = (a: string, b: string) => {
-  const [x, y] = [a, b].map((s) => s.replace(/^type /, "").toLowerCase());
-  return x < y ? -1 : x > y ? 1 : 0;
-};
-
 /** The import of a version's type and apiVersion constant (wrapped as deno fmt does). */
 function versionImport(v: VersionNames, from: string): string {
-  const names = [`type ${v.type}`, v.apiVersionConst].sort(importOrder);
-  const one = `import { ${names.join(", ")} } from "${from}${v.module}";`;
-  return one.length <= 100
-    ? one
-    : `import {\n${names.map((n) => `  ${n},`).join("\n")}\n} from "${from}${v.module}";`;
+  return namedImport([`type ${v.type}`, v.apiVersionConst], `${from}${v.module}`);
 }
 
 /** Field paths (e.g. `spec.replicas`) in one version's schema and not in the other's. */

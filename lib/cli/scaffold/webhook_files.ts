@@ -5,19 +5,12 @@
  * @module
  */
 import type { ApiNames } from "./api_names.ts";
+import { namedImport } from "./source_layout.ts";
 
 /** Which webhooks to scaffold (kubebuilder's `--defaulting`, `--programmatic-validation`). */
 export interface WebhookKinds {
   readonly defaulting: boolean;
   readonly validation: boolean;
-}
-
-/** One import of kubefold, on several lines when one is too long (as deno fmt writes it). */
-function importLine(names: readonly string[]): string {
-  const one = `import { ${names.join(", ")} } from "kubefold";`;
-  return one.length <= 100
-    ? one
-    : `import {\n${names.map((i) => `  ${i},`).join("\n")}\n} from "kubefold";`;
 }
 
 /** `controllers/<kind>/webhooks.ts`. */
@@ -28,7 +21,7 @@ export function webhooksFile(n: ApiNames, w: WebhookKinds): string {
     "type Webhook",
     "webhooks",
     ...(w.validation ? ["type AdmissionRequest", "type Verdict"] : []),
-  ].sort((a, b) => a.replace("type ", "").localeCompare(b.replace("type ", "")));
+  ];
   const defaulting = `
 /**
  * Defaults a ${n.kind} on create and update (the mutating webhook): pods get the label
@@ -82,7 +75,7 @@ export function validate${n.kind}(
  *
  * @module
  */
-${importLine(imports)}
+${namedImport(imports, "kubefold")}
 import type { ${n.kind} } from "./types.ts";
 ${w.defaulting ? defaulting : ""}${w.validation ? validation : ""}
 /** The ${n.kind} webhooks, for \`webhooks\` in operator.ts. */
@@ -137,7 +130,7 @@ Deno.test("validate${n.kind}: denies exactly the objects with a repeated contain
 `;
   return `import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ${fns.join(", ")} } from "../../controllers/${n.lower}/webhooks.ts";
+${namedImport(fns, `../../controllers/${n.lower}/webhooks.ts`)}
 import type { ${n.kind} } from "../../controllers/${n.lower}/types.ts";
 
 const obj: fc.Arbitrary<${n.kind}> = fc.record({
