@@ -1,9 +1,11 @@
 /**
  * The kubebuilder guide's story with kubefold, step by step: init a project, create the
- * HelloWorld API, generate manifests (CRDs, least-privilege RBAC), install the CRD into the
- * embedded cluster, run the manager locally, apply the sample and see its pods, build the
- * manager, deploy it (2 replicas that really run as processes, leader election), read its
- * logs, undeploy and uninstall.
+ * HelloWorld API, add a v2 of it with a conversion webhook (v2 renames spec.replicas to
+ * spec.size; the conversion is filled in and its round-trip test run), generate manifests
+ * (CRDs, least-privilege RBAC), install the CRD into the embedded cluster, run the manager
+ * locally, apply the sample, see its pods and read it as v2, build the manager, deploy it (2
+ * replicas that really run as processes, leader election), scale through v2, read its logs,
+ * undeploy and uninstall.
  *
  *   deno run -A examples/helloworld.ts              # play the story, then keep the cluster for kubectl
  *   deno run -A examples/helloworld.ts --demo-only  # play the story and exit (0 = every step passed)
@@ -34,6 +36,7 @@ const work = await Deno.makeTempDir({ prefix: "kubefold-helloworld-" });
 const dir = `${work}/hello-operator`;
 const kubeconfig = `${work}/kubeconfig.yaml`;
 const NS = "hello-operator-system";
+const GROUP = "myapp.example.com";
 
 async function run(
   cmd: string[],
@@ -75,6 +78,66 @@ const pods = async (ns: string, selector?: string) =>
 const isReady = (p: Awaited<ReturnType<typeof pods>>[number]) =>
   p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
 
+const sampleAs = async (version: string, jsonpath: string) =>
+  (await kubectl(
+    "get",
+    `helloworlds.${version}.${GROUP}`,
+    "helloworld-sample",
+    "-o",
+    `jsonpath=${jsonpath}`,
+  )).trim();
+
+/** Rewrites a file of the project; an edit that changes nothing is a failed step. */
+async function edit(path: string, change: (text: string) => string): Promise<void> {
+  const before = await Deno.readTextFile(`${dir}/${path}`);
+  const after = change(before);
+  if (after === before) fail(`the edit of ${path} changed nothing`);
+  await Deno.writeTextFile(`${dir}/${path}`, after);
+}
+
+/** The conversion, filled in: v2's spec.size is v1's spec.replicas. */
+const renameConversion = `  up: ({ spec: { size, ...spec }, ...rest }) => ({
+    ...rest,
+    apiVersion: HELLOWORLD_API_VERSION,
+    spec: { ...spec, ...(size === undefined ? {} : { replicas: size }) },
+  }),
+  down: ({ spec: { replicas, ...spec }, ...rest }) => ({
+    ...rest,
+    apiVersion: HELLOWORLD_V2_API_VERSION,
+    spec: { ...spec, ...(replicas === undefined ? {} : { size: replicas }) },
+  }),
+`;
+
+/** Step 3: v2 of HelloWorld, a conversion webhook (v1 the hub), and a field renamed in v2. */
+async function addV2WithConversion(): Promise<void> {
+  const api = ["--group", "myapp", "--kind", "HelloWorld"];
+  await kubefold("create", "api", ...api, "--version", "v2", "--resource", "--controller=false");
+  say("  ✓ types_v2.ts (a copy of v1's schema to change), served next to v1 (the storage version)");
+  await kubefold("create", "webhook", ...api, "--version", "v1", "--conversion", "--spoke", "v2");
+  say("  ✓ conversion.ts (v2 up to the hub v1 and back down) and its round-trip property test");
+  await edit(
+    "controllers/helloworld/types_v2.ts",
+    (t) =>
+      t.replace(/^ {2}replicas: (t\.optional\(t\.integer\(.*"Pods to run\.")/m, "  size: $1")
+        .replaceAll(".spec.replicas", ".spec.size"),
+  );
+  await edit(
+    "controllers/helloworld/conversion.ts",
+    (t) => t.replace(/^ {2}up: \(v2\) => .*\n {2}down: \(v1\) => .*\n/m, renameConversion),
+  );
+  await edit("tests/helloworld/conversion_test.ts", (t) => {
+    const i = t.lastIndexOf("{ replicas }"); // the v2 objects' spec
+    return `${t.slice(0, i)}{ size: replicas }${t.slice(i + "{ replicas }".length)}`;
+  });
+  await edit("config/samples/myapp_v2_helloworld.yaml", (t) => t.replace("replicas:", "size:"));
+  say("  ✓ the author renames v2's spec.replicas to spec.size and fills in the conversion:");
+  console.log(indent(renameConversion));
+  await run([Deno.execPath(), "test", "-A", "tests/helloworld/conversion_test.ts"]);
+  say(
+    "  ✓ deno test tests/helloworld/conversion_test.ts: v1 -> v2 -> v1 and v2 -> v1 -> v2 keep every field",
+  );
+}
+
 let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
 let local: Deno.ChildProcess | undefined;
 let failed = false;
@@ -101,9 +164,17 @@ try {
   );
 
   say(
-    "step 3: kubefold manifests (config/: CRD, least-privilege RBAC derived from the controller)",
+    "step 3: kubefold create api --version v2 (--controller=false) and create webhook --conversion",
+  );
+  await addV2WithConversion();
+
+  say(
+    "step 4: kubefold manifests (config/: CRD, least-privilege RBAC derived from the controller)",
   );
   await kubefold("manifests");
+  const crd = await Deno.readTextFile(`${dir}/config/crd/bases/${GROUP}_helloworlds.yaml`);
+  if (!/strategy: Webhook/.test(crd)) fail("the CRD has no conversion webhook");
+  say("  ✓ the CRD serves v1 (stored) and v2, converted by the webhook; the manager's RBAC:");
   console.log(
     indent(
       (await Deno.readTextFile(`${dir}/config/rbac/role.yaml`)).split("\n").slice(1).join("\n"),
@@ -111,7 +182,7 @@ try {
   );
 
   say(
-    "step 4: an embedded cluster (TLS, 2 nodes; images example.com/hello-operator:* run as bin/hello-operator)",
+    "step 5: an embedded cluster (TLS, 2 nodes; images example.com/hello-operator:* run as bin/hello-operator)",
   );
   cluster = await startCluster({
     tls: true,
@@ -121,14 +192,14 @@ try {
   await Deno.writeTextFile(kubeconfig, cluster.kubeconfig, { mode: 0o600 });
   say(`  ✓ ${cluster.server.url} (KUBECONFIG=${kubeconfig})`);
 
-  say("step 5: kubefold install (the CRD)");
+  say("step 6: kubefold install (the CRD)");
   await kubefold("install", "--kubeconfig", kubeconfig);
   await until(
     "kubectl get crd helloworlds.myapp.example.com",
     async () => (await kubectl("get", "crd")).includes("helloworlds.myapp.example.com"),
   );
 
-  say("step 6: kubefold run --kubeconfig (the manager on this machine) and apply the sample");
+  say("step 7: kubefold run --kubeconfig (the manager on this machine) and apply the sample");
   local = new Deno.Command(Deno.execPath(), {
     args: ["task", "run", "--kubeconfig", kubeconfig],
     cwd: dir,
@@ -143,16 +214,20 @@ try {
         .length === 2,
   );
   console.log(indent(await kubectl("get", "helloworlds,pods", "-n", "default")));
+  await until(
+    "kubectl reads helloworld-sample as v2: spec.size 2 (the local manager converts)",
+    async () => (await sampleAs("v2", "{.apiVersion} {.spec.size}")) === `${GROUP}/v2 2`,
+  );
   local.kill("SIGTERM");
   await local.status;
   local = undefined;
   say("  ✓ local manager stopped");
 
-  say("step 7: kubefold build (the manager as one executable: bin/hello-operator)");
+  say("step 8: kubefold build (the manager as one executable: bin/hello-operator)");
   await kubefold("build", ...(Deno.env.get("DENORT_BIN") ? [] : ["--bundle"]));
   say("  ✓ built (deno compile needs Deno's runtime download: --bundle where there is none)");
 
-  say("step 8: kubefold deploy (Namespace, CRD, ServiceAccount, RBAC, Deployment of 2 replicas)");
+  say("step 9: kubefold deploy (Namespace, CRD, ServiceAccount, RBAC, Deployment of 2 replicas)");
   await kubefold("deploy", "--kubeconfig", kubeconfig);
   await until(
     "2 manager pods Running and Ready (real processes)",
@@ -170,9 +245,20 @@ try {
   say(`  ✓ ${leader} holds the lease`);
 
   say(
-    "step 9: kubectl scale helloworld helloworld-sample --replicas=3; kubectl logs of the leader",
+    "step 10: kubectl patch helloworlds.v2 helloworld-sample (spec.size: 3); kubectl logs of the leader",
   );
-  await kubectl("scale", "helloworld", "helloworld-sample", "--replicas=3");
+  await kubectl(
+    "patch",
+    `helloworlds.v2.${GROUP}`,
+    "helloworld-sample",
+    "--type=merge",
+    "-p",
+    '{"spec":{"size":3}}',
+  );
+  await until(
+    "kubectl reads it as v1: spec.replicas 3 (the deployed operator converts)",
+    async () => (await sampleAs("v1", "{.spec.replicas}")) === "3",
+  );
   await until(
     "the deployed operator runs 3 pods",
     async () =>
@@ -182,7 +268,7 @@ try {
   const logs = (await kubectl("logs", "-n", NS, leader, "--tail=4")).trim();
   console.log(indent(logs));
 
-  say("step 10: kubefold undeploy && kubefold uninstall");
+  say("step 11: kubefold undeploy && kubefold uninstall");
   await kubefold("undeploy", "--kubeconfig", kubeconfig);
   await kubefold("uninstall", "--kubeconfig", kubeconfig);
   await until(
@@ -212,6 +298,6 @@ await Deno.remove(work, { recursive: true }).catch(() => {});
 console.log(
   failed
     ? "helloworld demo: FAILED"
-    : `helloworld demo: all 10 steps passed in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
+    : `helloworld demo: all 11 steps passed in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
 );
 Deno.exit(failed ? 1 : 0);
