@@ -1,8 +1,9 @@
 /**
  * Every file the `kubefold` CLI scaffolds is clean as generated: one project through every
  * generator (`init`, `create api`, a second version, `create webhook --defaulting
- * --programmatic-validation` and `--conversion`) for two kinds whose names sort differently
- * against the names they import, then `deno fmt --check`, `deno lint` and `deno check` in it.
+ * --programmatic-validation` and `--conversion`) for two kinds — the guide's HelloWorld and a
+ * long name that sorts after what it imports and pushes lines past the width — then
+ * `deno fmt --check`, `deno lint` and `deno check` in it.
  */
 import assert from "node:assert/strict";
 import { cli, inProject, repoUrl } from "./_cli.ts";
@@ -36,7 +37,7 @@ Deno.test({
       // Both webhooks for one kind, the validating one alone for the other.
       const hooks = {
         HelloWorld: ["--defaulting", "--programmatic-validation"],
-        PodSet: ["--programmatic-validation"],
+        ZookeeperEnsembleBackupSchedule: ["--programmatic-validation"],
       };
       for (const [kind, webhooks] of Object.entries(hooks)) {
         const api = ["--group", "myapp", "--kind", kind];
@@ -54,7 +55,10 @@ Deno.test({
       }
       await deno(p, ["fmt", "--check"]);
       await deno(p, ["lint"]);
-      assert.match(await deno(p, ["check", "."]), /Check .*tests\/podset\/conversion_test\.ts/);
+      assert.match(
+        await deno(p, ["check", "."]),
+        /Check .*tests\/zookeeperensemblebackupschedule\/conversion_test\.ts/,
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

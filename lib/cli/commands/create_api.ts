@@ -12,6 +12,7 @@ import { apiNames } from "../scaffold/api_names.ts";
 import { controllerFile, reconcileFile, typesFile } from "../scaffold/api_controller_files.ts";
 import { controllerTestFile, reconcileTestFile, sampleFile } from "../scaffold/api_test_files.ts";
 import { MARKERS } from "../scaffold/project_files.ts";
+import { namedImport } from "../scaffold/source_layout.ts";
 import { addVersion } from "./create_api_version.ts";
 
 /** Inserts `line` before `marker` (keeping the marker's indentation); throws when absent. */
@@ -111,7 +112,10 @@ then kubefold create webhook --conversion converts between the versions.`,
     operator = insertBefore(
       operator,
       MARKERS.imports,
-      `import { ${n.camel}Controller, ${n.camel}Crd } from "./controllers/${n.lower}/controller.ts";`,
+      namedImport(
+        [`${n.camel}Controller`, `${n.camel}Crd`],
+        `./controllers/${n.lower}/controller.ts`,
+      ),
     );
     operator = insertBefore(operator, MARKERS.crds, `${n.camel}Crd,`);
     operator = insertBefore(operator, MARKERS.controllers, `${n.camel}Controller,`);

@@ -6,7 +6,7 @@
  */
 import type { ApiNames } from "./api_names.ts";
 import { MARKERS } from "./project_files.ts";
-import { namedImport } from "./source_layout.ts";
+import { fit, LINE_WIDTH, namedImport } from "./source_layout.ts";
 
 /** The spec and status schemas of a version (\`camel\`: e.g. \`helloWorld\`, \`helloWorldV2\`). */
 export function schemas(camel: string): string {
@@ -30,10 +30,15 @@ export const ${camel}StatusSchema = t.object({
 
 /** The TypeScript types of a version's object (\`type\`: e.g. \`HelloWorldV2\`). */
 export function objectTypes(type: string, camel: string, kind: string): string {
+  const infer = (name: string, schema: string) =>
+    fit(
+      `export type ${name} = Infer<typeof ${schema}>;`,
+      `export type ${name} = Infer<\n  typeof ${schema}\n>;`,
+    );
   return `/** \`${kind}.spec\`. */
-export type ${type}Spec = Infer<typeof ${camel}SpecSchema>;
+${infer(`${type}Spec`, `${camel}SpecSchema`)}
 /** \`${kind}.status\`. */
-export type ${type}Status = Infer<typeof ${camel}StatusSchema>;
+${infer(`${type}Status`, `${camel}StatusSchema`)}
 
 /** A ${kind}. */
 export interface ${type} {
@@ -48,7 +53,13 @@ export interface ${type} {
 
 /** The members of a CRD version entry after its name (schema, scale, columns). */
 export function versionBody(camel: string, indent: string): string {
-  return `schema: resourceSchema(${camel}SpecSchema, t.optional(${camel}StatusSchema)),
+  const schema = `schema: resourceSchema(${camel}SpecSchema, t.optional(${camel}StatusSchema)),`;
+  return `${
+    indent.length + schema.length <= LINE_WIDTH ? schema : `schema: resourceSchema(
+  ${camel}SpecSchema,
+  t.optional(${camel}StatusSchema),
+),`
+  }
 scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
 printerColumns: [
   { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
@@ -164,12 +175,27 @@ export function reconcile${n.kind}(
   world: ${n.kind}World,
   _ctx: ReconcileContext,
 ): Either<ReconcileError, Plan> {
-  const self = { ...obj, apiVersion: ${n.upper}_API_VERSION, kind: ${n.upper}_KIND };
+${
+    fit(
+      `  const self = { ...obj, apiVersion: ${n.upper}_API_VERSION, kind: ${n.upper}_KIND };`,
+      `  const self = {
+    ...obj,
+    apiVersion: ${n.upper}_API_VERSION,
+    kind: ${n.upper}_KIND,
+  };`,
+    )
+  }
   const { uid, name = "", namespace } = obj.metadata ?? {};
   if (!uid) {
-    return E.left(
-      terminal(\`Cannot reconcile ${n.kind} \${objectKey(namespace, name)}: no metadata.uid\`),
-    );
+    const key = objectKey(namespace, name);
+${
+    fit(
+      `    return E.left(terminal(\`Cannot reconcile ${n.kind} \${key}: no metadata.uid\`));`,
+      `    return E.left(
+      terminal(\`Cannot reconcile ${n.kind} \${key}: no metadata.uid\`),
+    );`,
+    )
+  }
   }
   const decision = planReplicas(world.pods.ownedBy(uid), {
     replicas: obj.spec.replicas ?? 1,
@@ -224,10 +250,26 @@ ${typesImport}
 export { ${n.camel}Crd } from "./types.ts";
 
 const pods = kind<Pod>("v1", "Pod");
-const ${n.camel}s = kind<${n.kind}>(${n.upper}_API_VERSION, ${n.upper}_KIND);
+${
+    fit(
+      `const ${n.camel}s = kind<${n.kind}>(${n.upper}_API_VERSION, ${n.upper}_KIND);`,
+      `const ${n.camel}s = kind<${n.kind}>(
+  ${n.upper}_API_VERSION,
+  ${n.upper}_KIND,
+);`,
+    )
+  }
 
 /** The ${n.kind} controller. */
-export const ${n.camel}Controller = controller<${n.kind}, ${n.kind}World>({
+${
+    fit(
+      `export const ${n.camel}Controller = controller<${n.kind}, ${n.kind}World>({`,
+      `export const ${n.camel}Controller = controller<
+  ${n.kind},
+  ${n.kind}World
+>({`,
+    )
+  }
   name: "${n.lower}",
   for: ${n.camel}s,
   owns: [pods],

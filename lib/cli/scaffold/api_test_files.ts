@@ -6,7 +6,7 @@
  * @module
  */
 import type { ApiNames } from "./api_names.ts";
-import { namedImport } from "./source_layout.ts";
+import { fit, namedImport } from "./source_layout.ts";
 
 /** `tests/<kind>/reconcile_test.ts`. */
 export function reconcileTestFile(n: ApiNames): string {
@@ -24,8 +24,17 @@ const ${n.camel} = (replicas: number): ${n.kind} => ({
 });
 
 /** Applies a plan's pod ops to a model of the cluster (pods by name). */
-function apply(pods: Map<string, Pod>, obj: ${n.kind}): ${n.kind} {
-  const plan = reconcile${n.kind}(obj, { pods: worldFromObjects([...pods.values()]) }, { now: 0 });
+${
+    fit(
+      `function apply(pods: Map<string, Pod>, obj: ${n.kind}): ${n.kind} {`,
+      `function apply(
+  pods: Map<string, Pod>,
+  obj: ${n.kind},
+): ${n.kind} {`,
+    )
+  }
+  const world = { pods: worldFromObjects([...pods.values()]) };
+  const plan = reconcile${n.kind}(obj, world, { now: 0 });
   if (plan._tag === "Left") throw new Error(plan.left.message);
   let next = obj;
   for (const op of plan.right.ops) {
@@ -72,7 +81,15 @@ ${
 import type { ${n.kind} } from "../../controllers/${n.lower}/types.ts";
 
 const pods = { apiVersion: "v1", kind: "Pod" };
-const ${n.camel}s = { apiVersion: "${n.fullGroup}/${n.version}", kind: "${n.kind}" };
+${
+    fit(
+      `const ${n.camel}s = { apiVersion: "${n.fullGroup}/${n.version}", kind: "${n.kind}" };`,
+      `const ${n.camel}s = {
+  apiVersion: "${n.fullGroup}/${n.version}",
+  kind: "${n.kind}",
+};`,
+    )
+  }
 
 Deno.test("the ${n.kind} controller creates, scales and reports its pods (in-memory API, virtual time)", async () => {
   // Simulated kubelets start pods 10 virtual ms after they are bound: no sleeps, no wall clock.
@@ -80,6 +97,19 @@ Deno.test("the ${n.kind} controller creates, scales and reports its pods (in-mem
     crds: [${n.camel}Crd],
     simulation: { nodes: 1, podStartDelayMs: 10 },
   });
+${
+    fit(
+      `  const hello = () => api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello");`,
+      fit(
+        `  const hello = () =>\n    api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello");`,
+        `  const hello = () =>
+    api.get<KubeObject & ${n.kind}>(
+      ${n.camel}s,
+      "hello",
+    );`,
+      ),
+    )
+  }
   const { scheduler } = api.clock;
   const client = api.client();
   const records = runController(${n.camel}Controller, {
@@ -95,11 +125,11 @@ Deno.test("the ${n.kind} controller creates, scales and reports its pods (in-mem
     });
     await api.clock.advanceUntil(() => api.list(pods).length === 3, { what: "3 pods" });
     await api.clock.advanceUntil(
-      () => api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello")?.status?.readyReplicas === 3,
+      () => hello()?.status?.readyReplicas === 3,
       { what: "status: 3 ready" },
     );
-    const hello = api.get<KubeObject & ${n.kind}>(${n.camel}s, "hello")!;
-    await client.replace({ ...hello, spec: { ...hello.spec, replicas: 1 } });
+    const current = hello()!;
+    await client.replace({ ...current, spec: { ...current.spec, replicas: 1 } });
     await api.clock.advanceUntil(() => api.list(pods).length === 1, { what: "scaled down to 1" });
     assert.deepEqual(api.list(pods)[0].metadata?.ownerReferences?.[0].name, "hello");
   } finally {

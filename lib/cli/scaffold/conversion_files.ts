@@ -7,7 +7,7 @@
  */
 import type { ApiNames } from "./api_names.ts";
 import type { VersionNames } from "./version_files.ts";
-import { namedImport } from "./source_layout.ts";
+import { fit, namedImport } from "./source_layout.ts";
 
 /** One spoke version and what is known of how its fields differ from the hub's. */
 export interface Spoke {
@@ -99,7 +99,15 @@ function conversionOf(n: ApiNames, hub: VersionNames, s: Spoke): string {
  * ${n.kind} ${v.version} (a spoke) up to ${hub.version} (the hub) and back down: \`down(up(x))\`
  * must be \`x\` and \`up(down(y))\` must be \`y\`.
  */
-export const ${v.camel}Conversion = conversion<${v.type}, ${hub.type}>({
+${
+    fit(
+      `export const ${v.camel}Conversion = conversion<${v.type}, ${hub.type}>({`,
+      `export const ${v.camel}Conversion = conversion<
+  ${v.type},
+  ${hub.type}
+>({`,
+    )
+  }
   from: "${v.version}",
   to: "${hub.version}",
 ${todo(n, hub, s)}
@@ -132,7 +140,16 @@ ${spokes.map((s) => conversionOf(n, hub, s)).join("")}
  */
 export const ${n.camel}ConversionWebhook: ConversionWebhook = {
   type: "conversion",
-  for: { group: "${n.fullGroup}", kind: "${n.kind}", plural: "${n.plural}" },
+${
+    fit(
+      `  for: { group: "${n.fullGroup}", kind: "${n.kind}", plural: "${n.plural}" },`,
+      `  for: {
+    group: "${n.fullGroup}",
+    kind: "${n.kind}",
+    plural: "${n.plural}",
+  },`,
+    )
+  }
   path: "${conversionPath(n)}",
   conversions: [${spokes.map((s) => `${s.names.camel}Conversion`).join(", ")}],
 };
@@ -140,30 +157,49 @@ export const ${n.camel}ConversionWebhook: ConversionWebhook = {
 }
 
 function arbitrary(n: ApiNames, v: VersionNames, what: string): string {
-  return `
-/** ${n.kind} ${v.version} objects${what}. */
-const ${v.camel}: fc.Arbitrary<${v.type}> = fc.record({ metadata, replicas, template }).map((
+  const map = `(
   { metadata, replicas, template },
 ) => ({
   apiVersion: ${v.apiVersionConst},
   kind: "${n.kind}",
   metadata,
   spec: { ...(replicas === undefined ? {} : { replicas }), template },
-}));
+}));`;
+  const head = `const ${v.camel}: fc.Arbitrary<${v.type}> =`;
+  return `
+/** ${n.kind} ${v.version} objects${what}. */
+${
+    fit(
+      `${head} fc.record({ metadata, replicas, template }).map(${map}`,
+      `${head} fc
+  .record({ metadata, replicas, template })
+  .map(${map.replaceAll("\n", "\n  ")}`,
+    )
+  }
 `;
+}
+
+function roundTripAssert(v: VersionNames, way: "up" | "down"): string {
+  return fit(
+    `    assert.deepEqual(checkRoundTrip(${v.camel}Conversion, "${way}", o), E.right(undefined));`,
+    `    assert.deepEqual(
+      checkRoundTrip(${v.camel}Conversion, "${way}", o),
+      E.right(undefined),
+    );`,
+  );
 }
 
 function roundTrips(n: ApiNames, hub: VersionNames, v: VersionNames): string {
   return `
 Deno.test("${n.kind} ${v.version} -> ${hub.version} -> ${v.version} keeps every field", () => {
   fc.assert(fc.property(${v.camel}, (o) => {
-    assert.deepEqual(checkRoundTrip(${v.camel}Conversion, "up", o), E.right(undefined));
+${roundTripAssert(v, "up")}
   }));
 });
 
 Deno.test("${n.kind} ${hub.version} -> ${v.version} -> ${hub.version} keeps every field", () => {
   fc.assert(fc.property(${hub.camel}, (o) => {
-    assert.deepEqual(checkRoundTrip(${v.camel}Conversion, "down", o), E.right(undefined));
+${roundTripAssert(v, "down")}
   }));
 });
 `;

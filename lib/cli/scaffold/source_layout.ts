@@ -37,3 +37,17 @@ export function namedImport(
     ? one
     : `${head} {\n${sorted.map((n) => `  ${n},`).join("\n")}\n} from "${from}";`;
 }
+
+/**
+ * `oneLine` when each of its lines fits `deno fmt`'s width, else `expanded` (the same code on
+ * more lines, in a shape `deno fmt` keeps): for template lines a long name would overflow.
+ *
+ * @example
+ * ```ts
+ * import { fit } from "./source_layout.ts";
+ * fit("const a = f(x, y);", "const a = f(\n  x,\n  y,\n);"); // "const a = f(x, y);"
+ * ```
+ */
+export function fit(oneLine: string, expanded: string): string {
+  return oneLine.split("\n").every((l) => l.length <= LINE_WIDTH) ? oneLine : expanded;
+}

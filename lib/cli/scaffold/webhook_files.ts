@@ -5,7 +5,7 @@
  * @module
  */
 import type { ApiNames } from "./api_names.ts";
-import { namedImport } from "./source_layout.ts";
+import { fit, namedImport } from "./source_layout.ts";
 
 /** Which webhooks to scaffold (kubebuilder's `--defaulting`, `--programmatic-validation`). */
 export interface WebhookKinds {
@@ -27,7 +27,14 @@ export function webhooksFile(n: ApiNames, w: WebhookKinds): string {
  * Defaults a ${n.kind} on create and update (the mutating webhook): pods get the label
  * \`app: <name>\` when the template has no labels. The framework sends the JSON patch.
  */
-export function default${n.kind}(obj: DeepReadonly<${n.kind}>): ${n.kind} {
+${
+    fit(
+      `export function default${n.kind}(obj: DeepReadonly<${n.kind}>): ${n.kind} {`,
+      `export function default${n.kind}(
+  obj: DeepReadonly<${n.kind}>,
+): ${n.kind} {`,
+    )
+  }
   const o = obj as ${n.kind};
   if (Object.keys(o.spec.template.metadata?.labels ?? {}).length) return o;
   return {
@@ -79,7 +86,14 @@ ${namedImport(imports, "kubefold")}
 import type { ${n.kind} } from "./types.ts";
 ${w.defaulting ? defaulting : ""}${w.validation ? validation : ""}
 /** The ${n.kind} webhooks, for \`webhooks\` in operator.ts. */
-export const ${n.camel}Webhooks: Webhook[] = webhooks<${n.kind}>({
+${
+    fit(
+      `export const ${n.camel}Webhooks: Webhook[] = webhooks<${n.kind}>({`,
+      `export const ${n.camel}Webhooks: Webhook[] = webhooks<
+  ${n.kind}
+>({`,
+    )
+  }
   for: {
     group: "${n.fullGroup}",
     version: "${n.version}",
@@ -118,7 +132,16 @@ Deno.test("validate${n.kind}: denies exactly the objects with a repeated contain
       operation: "CREATE",
       userInfo: {},
       kind: { group: "${n.fullGroup}", version: "${n.version}", kind: "${n.kind}" },
-      resource: { group: "${n.fullGroup}", version: "${n.version}", resource: "${n.plural}" },
+${
+    fit(
+      `      resource: { group: "${n.fullGroup}", version: "${n.version}", resource: "${n.plural}" },`,
+      `      resource: {
+        group: "${n.fullGroup}",
+        version: "${n.version}",
+        resource: "${n.plural}",
+      },`,
+    )
+  }
       object: o,
     });
     assert.equal(v._tag === "Denied", new Set(names).size !== names.length);
