@@ -8,7 +8,9 @@
  * @module
  */
 import { E } from "../deps.ts";
-import type { JsonObject } from "../core/object.ts";
+import { asRecord, type JsonObject } from "../core/object.ts";
+import { isCrd } from "../core/is_crd.ts";
+import { toJsonObject } from "../core/to_json.ts";
 import type { ResolvedOperator } from "../operator/operator_spec.ts";
 import {
   webhookConfigurations,
@@ -94,7 +96,7 @@ function withWebhookServer(deployment: JsonObject, op: ResolvedOperator): JsonOb
     ...(pod.volumes ?? []),
     { name: "webhook-certs", secret: { secretName: webhookObjectNames(op).certSecret } },
   ];
-  return d as unknown as JsonObject;
+  return toJsonObject(d);
 }
 
 /**
@@ -139,15 +141,15 @@ export const webhookManifests: ManifestModule = {
       ...(admission.length
         ? [{
           path: "config/webhook/manifests.yaml",
-          documents: admission as unknown as JsonObject[],
+          documents: admission.map(toJsonObject),
         }]
         : []),
       {
         path: "config/webhook/service.yaml",
-        documents: [{
+        documents: [toJsonObject({
           ...service,
           metadata: { ...service.metadata, labels: { ...op.labels } },
-        } as unknown as JsonObject],
+        })],
       },
     ];
     return E.right([
@@ -161,12 +163,10 @@ export const webhookManifests: ManifestModule = {
   transform: (doc, op) => {
     const hooks = op.webhooks ?? [];
     if (!hooks.length) return doc;
-    if (doc.kind === "CustomResourceDefinition") {
-      return withConversionWebhook(doc as never, hooks, { endpoint: endpointOf(op) }) as never;
+    if (doc.kind === "CustomResourceDefinition" && isCrd(doc)) {
+      return toJsonObject(withConversionWebhook(doc, hooks, { endpoint: endpointOf(op) }));
     }
-    if (
-      doc.kind === "Deployment" && (doc.metadata as { name?: string })?.name === op.names.deployment
-    ) {
+    if (doc.kind === "Deployment" && asRecord(doc.metadata).name === op.names.deployment) {
       return withWebhookServer(doc, op);
     }
     return doc;
