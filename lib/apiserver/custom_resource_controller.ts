@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from "../core/object.ts";
 import { isPlainObject } from "../core/object.ts";
+import { isCrd } from "../core/is_crd.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { formatTime } from "../core/time.ts";
 import type { ServerContext } from "./context.ts";
@@ -29,8 +30,8 @@ type Condition = {
 function namesConflict(ctx: ServerContext, crd: Crd): string | undefined {
   const crdInfo = ctx.registry.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")!;
   const mine = crd.spec.names;
-  for (const s of ctx.storage.list(crdInfo.storageKey)) {
-    const other = s.object as unknown as Crd;
+  for (const { object: other } of ctx.storage.list(crdInfo.storageKey)) {
+    if (!isCrd(other)) continue; // validated on write
     if (other.metadata?.name === crd.metadata?.name || other.spec.group !== crd.spec.group) {
       continue;
     }
@@ -124,8 +125,8 @@ export function installCustomResourceController(
 
   function sync(name: string): void {
     const stored = ctx.storage.get(crdInfo.storageKey, name)?.object;
-    if (!stored) return;
-    const crd = stored as unknown as Crd;
+    if (!isCrd(stored)) return; // absent (validated on write)
+    const crd = stored;
     const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
     const old =
       (isPlainObject(stored.status) && Array.isArray(stored.status.conditions)
@@ -223,8 +224,8 @@ export function installCustomResourceController(
     // Added by the first delete (kube's CRD REST Delete), not on create.
     finalizersOnDelete: [cleanupFinalizer],
     validate: (obj, old) => validate(obj, old),
-    afterCommit(type, obj) {
-      const crd = obj as unknown as Crd;
+    afterCommit(type, crd) {
+      if (!isCrd(crd)) return; // validated on write
       const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
       if (type === "DELETED") {
         served.delete(storageKey);

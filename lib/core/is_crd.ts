@@ -9,9 +9,10 @@ import { isPlainObject } from "./object.ts";
 
 /**
  * Whether `value` has the shape of an `apiextensions.k8s.io/v1` CustomResourceDefinition: a
- * `spec` with string `group` and `scope`, `names` with string `plural` and `kind`, and a
- * `versions` array. Shallow (the versions' schemas are not checked): meant for objects the
- * API server validated on write, or that the framework generated.
+ * `spec` with a string `group`, `names` with string `plural` and `kind`, and a `versions`
+ * array. Shallow (the versions and `scope` are not checked; the test API, which does not
+ * validate CRDs, serves one without `scope` as cluster-scoped): meant for objects the API
+ * server stored, or that the framework generated.
  *
  * @example
  * ```ts
@@ -24,7 +25,7 @@ import { isPlainObject } from "./object.ts";
  */
 export function isCrd(value: unknown): value is k8sApiextensions.CustomResourceDefinition {
   if (!isPlainObject(value) || !isPlainObject(value.spec)) return false;
-  const { group, scope, names, versions } = value.spec;
-  return typeof group === "string" && typeof scope === "string" && isPlainObject(names) &&
+  const { group, names, versions } = value.spec;
+  return typeof group === "string" && isPlainObject(names) &&
     typeof names.plural === "string" && typeof names.kind === "string" && Array.isArray(versions);
 }

@@ -21,7 +21,7 @@ Deno.test("toJsonObject() drops undefined fields and copies", () => {
   assert.notEqual(out.list, input.list);
 });
 
-Deno.test("isCrd() wants spec.group, scope, names.plural, names.kind and versions", () => {
+Deno.test("isCrd() wants spec.group, names.plural, names.kind and versions", () => {
   const spec = {
     group: "x.io",
     scope: "Cluster",
@@ -29,7 +29,7 @@ Deno.test("isCrd() wants spec.group, scope, names.plural, names.kind and version
     versions: [],
   };
   assert.equal(isCrd({ spec }), true);
-  for (const k of ["group", "scope", "versions"] as const) {
+  for (const k of ["group", "versions"] as const) {
     assert.equal(isCrd({ spec: { ...spec, [k]: undefined } }), false, k);
   }
   assert.equal(isCrd({ spec: { ...spec, names: { plural: "as" } } }), false);
