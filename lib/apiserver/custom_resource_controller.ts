@@ -6,7 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, isPlainObject, plainObjects } from "../core/object.ts";
 import { isCrd } from "../core/is_crd.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { formatTime } from "../core/time.ts";
@@ -18,6 +18,7 @@ import { updateObject } from "./object_write.ts";
 import { deleteObject } from "./object_delete.ts";
 
 const cleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+const isString = (v: unknown): v is string => typeof v === "string";
 
 type Condition = {
   type: string;
@@ -101,14 +102,14 @@ export function installCustomResourceController(
   };
 
   const condition = (
-    old: Condition[],
+    old: readonly Record<string, unknown>[],
     type: string,
     status: string,
     reason: string,
     message: string,
-  ) => {
+  ): Condition => {
     const prev = old.find((c) => c.type === type);
-    const lastTransitionTime = prev?.status === status
+    const lastTransitionTime = prev?.status === status && isString(prev.lastTransitionTime)
       ? prev.lastTransitionTime
       : formatTime(ctx.now());
     return { type, status, reason, message, lastTransitionTime };
@@ -128,14 +129,10 @@ export function installCustomResourceController(
     if (!isCrd(stored)) return; // absent (validated on write)
     const crd = stored;
     const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
-    const old =
-      (isPlainObject(stored.status) && Array.isArray(stored.status.conditions)
-        ? stored.status.conditions
-        : []) as Condition[];
+    const status = asRecord(stored.status);
+    const old = plainObjects(status.conditions);
     const storedVersions = new Set<string>(
-      (isPlainObject(stored.status) && Array.isArray(stored.status.storedVersions))
-        ? stored.status.storedVersions as string[]
-        : [],
+      Array.isArray(status.storedVersions) ? status.storedVersions.filter(isString) : [],
     );
     for (const v of crd.spec.versions) if (v.storage) storedVersions.add(v.name);
     const names = crd.spec.names;
