@@ -8,7 +8,7 @@
  * @module
  */
 import { E } from "../deps.ts";
-import { asRecord, type JsonObject } from "../core/object.ts";
+import { asRecord, isPlainObject, type Json, type JsonObject } from "../core/object.ts";
 import { isCrd } from "../core/is_crd.ts";
 import { toJsonObject } from "../core/to_json.ts";
 import type { ResolvedOperator } from "../operator/operator_spec.ts";
@@ -64,39 +64,45 @@ const managerSelector = (op: ResolvedOperator) => ({
   "control-plane": "controller-manager",
 });
 
-type Container = {
-  name?: string;
-  args?: string[];
-  ports?: unknown[];
-  volumeMounts?: unknown[];
-};
-type PodSpec = { containers?: Container[]; volumes?: unknown[] };
+const list = (v: Json | undefined): Json[] => Array.isArray(v) ? v : [];
 
 function withWebhookServer(deployment: JsonObject, op: ResolvedOperator): JsonObject {
-  const d = structuredClone(deployment) as { spec?: { template?: { spec?: PodSpec } } };
-  const pod = d.spec?.template?.spec;
-  const manager = pod?.containers?.find((c) => c.name === "manager");
-  if (!pod || !manager) return deployment;
-  manager.args = [
-    ...(manager.args ?? []),
-    // The pod's IP, as the probes: replicas that share a host (pods that run as local
-    // processes in the embedded cluster) do not collide on the port.
-    `--webhook-bind-address=$(POD_IP):${WEBHOOK_PORT}`,
-    `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`,
-  ];
-  manager.ports = [
-    ...(manager.ports ?? []),
-    { name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" },
-  ];
-  manager.volumeMounts = [
-    ...(manager.volumeMounts ?? []),
-    { name: "webhook-certs", mountPath: WEBHOOK_CERT_DIR, readOnly: true },
-  ];
-  pod.volumes = [
-    ...(pod.volumes ?? []),
-    { name: "webhook-certs", secret: { secretName: webhookObjectNames(op).certSecret } },
-  ];
-  return toJsonObject(d);
+  const d = structuredClone(deployment);
+  const spec = d.spec;
+  const template = isPlainObject(spec) ? spec.template : undefined;
+  const pod = isPlainObject(template) ? template.spec : undefined;
+  if (!isPlainObject(spec) || !isPlainObject(template) || !isPlainObject(pod)) return deployment;
+  const containers = list(pod.containers);
+  const at = containers.findIndex((c) => isPlainObject(c) && c.name === "manager");
+  const manager = containers[at];
+  if (!isPlainObject(manager)) return deployment;
+  const withServer: JsonObject = {
+    ...manager,
+    args: [
+      ...list(manager.args),
+      // The pod's IP, as the probes: replicas that share a host (pods that run as local
+      // processes in the embedded cluster) do not collide on the port.
+      `--webhook-bind-address=$(POD_IP):${WEBHOOK_PORT}`,
+      `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`,
+    ],
+    ports: [
+      ...list(manager.ports),
+      { name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" },
+    ],
+    volumeMounts: [
+      ...list(manager.volumeMounts),
+      { name: "webhook-certs", mountPath: WEBHOOK_CERT_DIR, readOnly: true },
+    ],
+  };
+  const podSpec: JsonObject = {
+    ...pod,
+    containers: containers.map((c, i) => i === at ? withServer : c),
+    volumes: [
+      ...list(pod.volumes),
+      { name: "webhook-certs", secret: { secretName: webhookObjectNames(op).certSecret } },
+    ],
+  };
+  return { ...d, spec: { ...spec, template: { ...template, spec: podSpec } } };
 }
 
 /**
