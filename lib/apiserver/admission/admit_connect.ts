@@ -11,7 +11,8 @@ import type { ServerContext } from "../context.ts";
 import type { ResourceInfo } from "../resource_info.ts";
 import { getStored } from "../object_write.ts";
 import { adminUser, type AdmissionAttributes, operationOptions } from "./admission_attributes.ts";
-import { admitMutating, admitValidating } from "./dispatch_webhooks.ts";
+import { admitValidating } from "./dispatch_webhooks.ts";
+import { admitMutating } from "./mutating_dispatch.ts";
 import { webhooksConcern } from "./admitted_write.ts";
 
 /** The subresources admitted as CONNECT, with the kind of their options. */

@@ -2,9 +2,10 @@
  * A kind's built-in mutating admission (`KindHooks.admitCreate` / `admitUpdate`) on the
  * webhook path. kube-apiserver runs its in-tree mutating plugins (LimitRanger, ServiceAccount,
  * Priority, DefaultTolerationSeconds, ...) before MutatingAdmissionWebhook, so a webhook sees
- * the LimitRange defaults, the token volume, the priority and the default tolerations; the
- * create or update preparation afterwards is told not to run them again (a webhook that
- * removed a default keeps it removed).
+ * the LimitRange defaults, the token volume, the priority and the default tolerations. When a
+ * webhook changed the object they run once more before the reinvoked webhooks (kube's
+ * reinvocation, `mutating_dispatch.ts`); the create or update preparation afterwards is told
+ * not to run them again.
  *
  * @module
  */

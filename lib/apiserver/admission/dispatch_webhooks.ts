@@ -1,20 +1,17 @@
 /**
- * Calls the admission webhooks of a request as kube-apiserver does: the mutating ones one
- * after another (each sees the previous one's patch; `reinvocationPolicy: IfNeeded` webhooks
- * run once more when a later one changed the object), the validating ones all at once; objects
- * converted to each webhook's version; failure policy, match conditions, dry run, timeouts.
+ * Calls the admission webhooks of a request as kube-apiserver does: one webhook's call
+ * (objects converted to its version, match conditions, dry run, timeouts, failure policy), and
+ * the validating ones all at once. The mutating ones, one after another with reinvocation, are
+ * in `mutating_dispatch.ts`.
  *
  * @module
  */
 import type { KubeObject } from "../../core/object.ts";
-import { deepEqual } from "../../core/deep_equal.ts";
 import { failure, type Status } from "../../core/status.ts";
-import type { Json } from "../../core/object.ts";
 import { ApiFailure } from "../http_util.ts";
 import type { ServerContext } from "../context.ts";
 import { present } from "../context.ts";
 import type { ResourceInfo } from "../resource_info.ts";
-import { applyJsonPatch } from "../patch/mod.ts";
 import type { AdmissionAttributes } from "./admission_attributes.ts";
 import { type CompiledWebhook, webhooksOf } from "./compiled_webhooks.ts";
 import { type Invocation, matchWebhook } from "./match_webhook.ts";
@@ -32,15 +29,17 @@ export interface AdmissionRuntime {
   readonly converter: ObjectConverter;
 }
 
-const internal = (message: string): ApiFailure =>
+/** An InternalError Status as an `ApiFailure`. */
+export const internal = (message: string): ApiFailure =>
   new ApiFailure(failure("InternalError", `Internal error occurred: ${message}`));
 
-const exempt = (info: ResourceInfo) =>
+/** Whether `info` is a webhook configuration (never sent to webhooks). */
+export const exempt = (info: ResourceInfo) =>
   info.group === "admissionregistration.k8s.io" &&
   /^(validating|mutating)webhookconfigurations$/.test(info.plural);
 
 /** An object of `from`'s version as `to`'s version (built-ins through their stored form). */
-async function asVersion(
+export async function asVersion(
   rt: AdmissionRuntime,
   from: ResourceInfo,
   to: ResourceInfo,
@@ -52,12 +51,13 @@ async function asVersion(
   return present(to, stored);
 }
 
-type Outcome =
+/** Whether an invocation is skipped (match conditions) or called, with its objects. */
+export type Outcome =
   | { type: "skip" }
   | { type: "call"; object?: KubeObject; oldObject?: KubeObject };
 
 /** Converts the objects for an invocation and evaluates its match conditions. */
-async function prepare(
+export async function prepare(
   rt: AdmissionRuntime,
   a: AdmissionAttributes,
   inv: Invocation,
@@ -92,12 +92,14 @@ async function prepare(
   return { type: "call", object: obj, oldObject: old };
 }
 
-type CallResult =
+/** How a call ended. */
+export type CallResult =
   | { type: "ok"; patch?: unknown; warnings: readonly string[] }
   | { type: "callFailed"; reason: string }
   | { type: "rejected"; status: Status; warnings: readonly string[] };
 
-async function call(
+/** Calls one webhook (an AdmissionReview POST) and checks its answer. */
+export async function call(
   rt: AdmissionRuntime,
   a: AdmissionAttributes,
   inv: Invocation,
@@ -144,76 +146,9 @@ async function call(
   return { type: "ok", ...(v.patch !== undefined ? { patch: v.patch } : {}), warnings: v.warnings };
 }
 
-const callFailure = (w: CompiledWebhook, reason: string) =>
+/** The error of a failed call with failure policy Fail. */
+export const callFailure = (w: CompiledWebhook, reason: string) =>
   internal(`failed calling webhook ${JSON.stringify(w.name)}: ${reason}`);
-
-/** The result of the mutating phase: the object as the webhooks left it, and warnings. */
-export interface Mutated {
-  readonly object?: KubeObject;
-  readonly warnings: readonly string[];
-}
-
-/**
- * Runs the mutating webhooks; throws the `ApiFailure` of a denial or a failed call (with
- * failure policy Fail). `defaults` fills a version's defaults after each patch; webhooks'
- * warnings are added to `warnings` (also when a later one denies).
- *
- * @example
- * ```ts ignore
- * const { object } = await admitMutating(ctx, rt, attributes, defaults, warnings);
- * ```
- */
-export async function admitMutating(
-  ctx: ServerContext,
-  rt: AdmissionRuntime,
-  a: AdmissionAttributes,
-  defaults: (info: ResourceInfo) => (o: KubeObject) => KubeObject,
-  warnings: string[],
-): Promise<Mutated> {
-  const hooks = exempt(a.info) ? [] : webhooksOf(ctx, "mutating");
-  let object = a.object;
-  if (!hooks.length) return { object, warnings };
-  let previous = new Set<string>();
-  let reinvoke: Set<string> | undefined;
-  for (let round = 0; round < 2; round++) {
-    if (round === 1 && !reinvoke) break;
-    for (const w of hooks) {
-      if (round === 1 && !reinvoke!.has(w.uid)) continue;
-      const inv = matchWebhook(ctx, w, { ...a, object });
-      if (!inv) continue;
-      const prepared = await prepare(rt, a, inv, object);
-      if (prepared.type === "skip") continue;
-      const r = await call(rt, a, inv, prepared);
-      if (r.type !== "callFailed") warnings.push(...r.warnings);
-      if (r.type === "callFailed") {
-        if (w.failurePolicy === "Ignore") continue;
-        throw callFailure(w, r.reason);
-      }
-      if (r.type === "rejected") throw new ApiFailure(r.status);
-      let changed = false;
-      if (r.patch !== undefined && Array.isArray(r.patch) && r.patch.length) {
-        if (!prepared.object) {
-          throw internal(
-            `admission webhook ${
-              JSON.stringify(w.name)
-            } attempted to modify the object, which is not supported for this operation`,
-          );
-        }
-        const patched = applyJsonPatch(prepared.object as unknown as Json, r.patch);
-        if (patched._tag === "Left") throw internal(patched.left.message);
-        const next = defaults(inv.info)(patched.right as unknown as KubeObject);
-        changed = !deepEqual(prepared.object, next);
-        object = inv.info === a.info ? next : await asVersion(rt, inv.info, a.info, next);
-      }
-      if (changed) {
-        reinvoke = new Set([...(reinvoke ?? []), ...previous]);
-        previous = new Set();
-      }
-      if (w.reinvocationPolicy === "IfNeeded") previous.add(w.uid);
-    }
-  }
-  return { object, warnings };
-}
 
 /**
  * Runs the validating webhooks in parallel; throws the first (in webhook order) denial or

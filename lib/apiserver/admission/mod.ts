@@ -1,7 +1,7 @@
 /**
  * The admission plugins of the embedded API server that need the cluster's other objects:
  * LimitRanger for pods and PersistentVolumeClaims, ServiceAccount, Priority and
- * DefaultTolerationSeconds for pods. {@link installAdmission} wraps the pod and claim hooks.
+ * DefaultTolerationSeconds for pods, PersistentVolumeClaimResize for claims. {@link installAdmission} wraps the pod and claim hooks.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import { admitServiceAccount } from "./service_account_admission.ts";
 import { admitPriority, keepPriority } from "./priority_admission.ts";
 import { admitDefaultTolerationSeconds } from "./default_toleration_seconds.ts";
 import { admitLimitRanger, validateClaimLimitRanger, validateLimitRanger } from "./limit_ranger.ts";
+import { validateClaimResize } from "./claim_resize.ts";
 
 export {
   admitServiceAccount,
@@ -19,6 +20,12 @@ export {
 } from "./service_account_admission.ts";
 export { admitPriority, keepPriority } from "./priority_admission.ts";
 export { admitLimitRanger, validateClaimLimitRanger, validateLimitRanger } from "./limit_ranger.ts";
+export {
+  claimResizeRefusal,
+  RESIZE_NOT_ALLOWED,
+  RESIZE_NOT_BOUND,
+  validateClaimResize,
+} from "./claim_resize.ts";
 export {
   type ContainerDefaults,
   type ContainerList,
@@ -79,7 +86,8 @@ export {
  * or after the pod's own create preparation when no webhook is configured (see
  * `object_write.ts`). LimitRanger checks a created pod once it is defaulted and valid (a 403
  * when it breaks a LimitRange), and PersistentVolumeClaims on create and update (not status
- * writes).
+ * writes); PersistentVolumeClaimResize then refuses a claim's growth unless its class allows
+ * expansion.
  *
  * @example
  * ```ts
@@ -120,7 +128,10 @@ export function installAdmission(
     ...claims,
     validateAdmission(obj, old, subresource) {
       claims.validateAdmission?.(obj, old, subresource);
-      if (!subresource) validateClaimLimitRanger(ctx, obj, old);
+      if (subresource) return;
+      // kube's order: LimitRanger, then PersistentVolumeClaimResize (updates only).
+      validateClaimLimitRanger(ctx, obj, old);
+      validateClaimResize(ctx, obj, old, subresource);
     },
   });
 }

@@ -45,27 +45,42 @@ export function serviceAccountVolume(name: string): Obj {
   };
 }
 
+const lacksMount = (c: unknown) =>
+  isPlainObject(c) &&
+  !plainObjects(c.volumeMounts).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH);
+
 function mountInto(containers: unknown, volume: string): unknown {
   if (!Array.isArray(containers)) return containers;
   return containers.map((c) => {
-    if (!isPlainObject(c)) return c;
-    const mounts = plainObjects(c.volumeMounts);
-    if (mounts.some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)) return c;
-    return {
-      ...c,
-      volumeMounts: [...mounts, {
-        name: volume,
-        readOnly: true,
-        mountPath: SERVICE_ACCOUNT_MOUNT_PATH,
-      }],
-    };
+    if (!lacksMount(c)) return c;
+    const mount = { name: volume, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH };
+    return { ...c, volumeMounts: [...plainObjects(c.volumeMounts), mount] };
   });
+}
+
+/**
+ * kube's `mountServiceAccountToken`: every container and init container without a mount at
+ * {@link SERVICE_ACCOUNT_MOUNT_PATH} gets one of the pod's `kube-api-access-*` volume (added
+ * when missing and needed) — so a second run (reinvocation) mounts it into containers a webhook
+ * added, and changes nothing else.
+ */
+function mountToken(spec: Obj): void {
+  const volumes = plainObjects(spec.volumes);
+  const existing = volumes.find((v) =>
+    typeof v.name === "string" && v.name.startsWith("kube-api-access-")
+  );
+  const lists = ["initContainers", "containers"] as const;
+  const needs = lists.some((l) => Array.isArray(spec[l]) && spec[l].some(lacksMount));
+  if (!needs) return;
+  const volume = existing ? String(existing.name) : `kube-api-access-${suffix()}`;
+  for (const l of lists) if (spec[l] !== undefined) spec[l] = mountInto(spec[l], volume);
+  if (!existing) spec.volumes = [...volumes, serviceAccountVolume(volume)];
 }
 
 /**
  * Admits a pod being created (mutating `pod`): defaults `serviceAccountName` (and the
  * deprecated `serviceAccount`), refuses a missing ServiceAccount with kube-apiserver's 403,
- * and adds the token volume and mounts.
+ * and mounts the token volume into every container that lacks it.
  *
  * @example
  * ```ts ignore
@@ -93,17 +108,6 @@ export function admitServiceAccount(ctx: ServerContext, pod: KubeObject): void {
   const automount = typeof spec.automountServiceAccountToken === "boolean"
     ? spec.automountServiceAccountToken
     : sa.automountServiceAccountToken !== false;
-  const volumes = plainObjects(spec.volumes);
-  const mounted = plainObjects(spec.containers).some((c) =>
-    plainObjects(c.volumeMounts).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)
-  );
-  if (automount && !mounted) {
-    const volume = `kube-api-access-${suffix()}`;
-    spec.volumes = [...volumes, serviceAccountVolume(volume)];
-    spec.containers = mountInto(spec.containers, volume);
-    if (spec.initContainers !== undefined) {
-      spec.initContainers = mountInto(spec.initContainers, volume);
-    }
-  }
+  if (automount) mountToken(spec);
   pod.spec = spec;
 }

@@ -1,7 +1,8 @@
 /**
  * kube-apiserver's admission order: the built-in mutating plugins (LimitRanger,
  * ServiceAccount, Priority, DefaultTolerationSeconds) run before the mutating webhooks, so a
- * webhook sees what they added, and what a webhook removes stays removed.
+ * webhook sees what they added; when a webhook changed the object they run again (kube's
+ * reinvocation), so a default it removed comes back unless an IfNeeded webhook removes it again.
  */
 import assert from "node:assert/strict";
 import { allowed, type KubeObject, mutated } from "../../../mod.ts";
@@ -72,19 +73,49 @@ Deno.test("a mutating webhook on pods sees the LimitRange defaults, token volume
   });
 });
 
-Deno.test("a default toleration a mutating webhook removes stays removed, on create and update", async () => {
-  const drop = {
-    type: "mutating" as const,
-    for: pods,
-    mutate: (req: { object?: KubeObject | null }) => {
-      const spec = specOf(req.object);
-      const tolerations = (spec.tolerations ?? []).filter((t) => t.key !== notReady);
-      return mutated({ ...req.object, spec: { ...spec, tolerations } });
-    },
-  };
+const dropNotReady = (reinvocationPolicy: "Never" | "IfNeeded") => ({
+  type: "mutating" as const,
+  for: pods,
+  reinvocationPolicy,
+  mutate: (req: { object?: KubeObject | null }) => {
+    const spec = specOf(req.object);
+    const tolerations = (spec.tolerations ?? []).filter((t) => t.key !== notReady);
+    return mutated({ ...req.object, spec: { ...spec, tolerations } });
+  },
+});
+
+Deno.test("a default toleration a webhook removes comes back: the in-tree plugins run again", async () => {
+  // kube: a webhook's change reinvokes the whole chain; DefaultTolerationSeconds adds the
+  // toleration back, and a webhook with reinvocationPolicy Never is not called again.
+  const drop = dropNotReady("Never");
   await withWebhooks([drop], async (f) => {
     await f.install([drop]);
     ok(await f.kubectl.run(["run", "web", "--image=nginx"]), "run web");
+    assert.equal(f.requests.filter((r) => r.operation === "CREATE").length, 1);
+    const get = async () =>
+      JSON.parse(ok(await f.kubectl.run(["get", "pod", "web", "-o", "json"]), "get"));
+    const back = [defaultTolerations[1], defaultTolerations[0]];
+    assert.deepEqual((await get()).spec.tolerations, back);
+    ok(await f.kubectl.run(["label", "pod", "web", "team=a"]), "label");
+    assert.deepEqual(keys(f.requests.find((r) => r.operation === "UPDATE")?.object), [
+      "node.kubernetes.io/unreachable",
+      notReady,
+    ]);
+    const labelled = await get();
+    assert.equal(labelled.metadata.labels.team, "a");
+    assert.deepEqual(labelled.spec.tolerations, back);
+  });
+});
+
+Deno.test("a default toleration an IfNeeded webhook removes stays removed, on create and update", async () => {
+  // The in-tree plugins' second run changed the object, so the IfNeeded webhook runs again.
+  const drop = dropNotReady("IfNeeded");
+  await withWebhooks([drop], async (f) => {
+    await f.install([drop]);
+    ok(await f.kubectl.run(["run", "web", "--image=nginx"]), "run web");
+    const creates = f.requests.filter((r) => r.operation === "CREATE");
+    assert.equal(creates.length, 2);
+    assert.deepEqual(keys(creates[1].object), ["node.kubernetes.io/unreachable", notReady]);
     const get = async () =>
       JSON.parse(ok(await f.kubectl.run(["get", "pod", "web", "-o", "json"]), "get"));
     assert.deepEqual((await get()).spec.tolerations, defaultTolerations.slice(1));

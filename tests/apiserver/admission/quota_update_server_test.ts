@@ -78,7 +78,15 @@ Deno.test("quota: a claim's resize is charged its growth, per storage class too;
         resources: { requests: { storage } },
       },
     });
-    assert.equal((await api.post(`${ns}/persistentvolumeclaims`, claim("c", "5Gi"))).status, 201);
+    // A class that allows expansion: PersistentVolumeClaimResize runs before ResourceQuota.
+    const std = { metadata: { name: "std" }, provisioner: "example.com/disk" };
+    const sc = await api.post("/apis/storage.k8s.io/v1/storageclasses", {
+      ...std,
+      allowVolumeExpansion: true,
+    });
+    assert.equal(sc.status, 201);
+    const c = await api.post(`${ns}/persistentvolumeclaims`, claim("c", "5Gi", "std"));
+    assert.equal(c.status, 201);
     const bound = await api.patch(`${ns}/persistentvolumeclaims/c/status`, {
       status: { phase: "Bound" },
     });

@@ -111,6 +111,13 @@ spec:
   resources: {requests: {storage: ${storage}}}
 `;
 const GOLD = "gold.storageclass.storage.k8s.io";
+const expandable = `
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: std}
+provisioner: example.com/disk
+allowVolumeExpansion: true
+`;
 
 Deno.test({
   name: "kubectl: ResourceQuota checks claim resizes, service type changes and storage classes",
@@ -121,7 +128,9 @@ Deno.test({
     try {
       const hard = `requests.storage=10Gi,${GOLD}/requests.storage=3Gi,services.nodeports=1`;
       ok(await kubectl.run(["create", "quota", "q", `--hard=${hard}`]), "quota");
-      ok(await kubectl.run(["apply", "-f", "-"], { stdin: claim("c", "5Gi") }), "claim c");
+      // A class that allows expansion: PersistentVolumeClaimResize runs before ResourceQuota.
+      ok(await kubectl.run(["apply", "-f", "-"], { stdin: expandable }), "storage class");
+      ok(await kubectl.run(["apply", "-f", "-"], { stdin: claim("c", "5Gi", "std") }), "claim c");
       const status = '{"status":{"phase":"Bound"}}';
       ok(
         await kubectl.run([
