@@ -31,7 +31,7 @@ function isSkeletonType(t: unknown): t is SkeletonType {
     isPlainObject(t.fields) && Object.values(t.fields).every(isSkeletonField);
 }
 
-/** The generated data, checked once at load (a broken file names its first bad component). */
+/** The generated data, checked on first use (a broken file names its first bad component). */
 function decodeSkeleton(v: unknown): Readonly<Record<string, SkeletonType>> {
   const where = "lib/apiserver/openapi/builtin/data/merge_skeleton.json";
   if (!isPlainObject(v)) throw new Error(`${where}: must be an object of components`);
@@ -43,7 +43,7 @@ function decodeSkeleton(v: unknown): Readonly<Record<string, SkeletonType>> {
   return out;
 }
 
-const skeleton = decodeSkeleton(data);
+let skeleton: Readonly<Record<string, SkeletonType>> | undefined;
 
 /**
  * The merge facts of a component, or `undefined` when it and everything below it merge the
@@ -59,5 +59,6 @@ const skeleton = decodeSkeleton(data);
  * ```
  */
 export function mergeFactsOf(name: string): SkeletonType | undefined {
-  return Object.hasOwn(skeleton, name) ? skeleton[name] : undefined;
+  const facts = skeleton ??= decodeSkeleton(data);
+  return Object.hasOwn(facts, name) ? facts[name] : undefined;
 }
