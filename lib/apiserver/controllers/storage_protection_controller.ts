@@ -51,8 +51,8 @@ export function installStorageProtection(ctx: ServerContext): () => void {
     const finalizers = action === "add"
       ? [...have, finalizer]
       : have.filter((f) => f !== finalizer);
-    const metadata = { ...obj.metadata, finalizers };
-    if (finalizers.length === 0) delete metadata.finalizers;
+    const { finalizers: _old, ...rest } = obj.metadata ?? {};
+    const metadata = finalizers.length ? { ...rest, finalizers } : rest;
     updateObject(ctx, info, metadata.namespace, metadata.name!, { ...obj, metadata }, {
       unconditional: true,
       fieldManager: "kube-controller-manager",
