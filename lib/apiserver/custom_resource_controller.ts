@@ -6,7 +6,8 @@
  * @module
  */
 import type { KubeObject } from "../core/object.ts";
-import { isPlainObject } from "../core/object.ts";
+import { asRecord, isPlainObject, plainObjects } from "../core/object.ts";
+import { isCrd } from "../core/is_crd.ts";
 import { deepEqual } from "../core/deep_equal.ts";
 import { formatTime } from "../core/time.ts";
 import type { ServerContext } from "./context.ts";
@@ -17,6 +18,7 @@ import { updateObject } from "./object_write.ts";
 import { deleteObject } from "./object_delete.ts";
 
 const cleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+const isString = (v: unknown): v is string => typeof v === "string";
 
 type Condition = {
   type: string;
@@ -29,8 +31,8 @@ type Condition = {
 function namesConflict(ctx: ServerContext, crd: Crd): string | undefined {
   const crdInfo = ctx.registry.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")!;
   const mine = crd.spec.names;
-  for (const s of ctx.storage.list(crdInfo.storageKey)) {
-    const other = s.object as unknown as Crd;
+  for (const { object: other } of ctx.storage.list(crdInfo.storageKey)) {
+    if (!isCrd(other)) continue; // validated on write
     if (other.metadata?.name === crd.metadata?.name || other.spec.group !== crd.spec.group) {
       continue;
     }
@@ -100,14 +102,14 @@ export function installCustomResourceController(
   };
 
   const condition = (
-    old: Condition[],
+    old: readonly Record<string, unknown>[],
     type: string,
     status: string,
     reason: string,
     message: string,
-  ) => {
+  ): Condition => {
     const prev = old.find((c) => c.type === type);
-    const lastTransitionTime = prev?.status === status
+    const lastTransitionTime = prev?.status === status && isString(prev.lastTransitionTime)
       ? prev.lastTransitionTime
       : formatTime(ctx.now());
     return { type, status, reason, message, lastTransitionTime };
@@ -124,17 +126,13 @@ export function installCustomResourceController(
 
   function sync(name: string): void {
     const stored = ctx.storage.get(crdInfo.storageKey, name)?.object;
-    if (!stored) return;
-    const crd = stored as unknown as Crd;
+    if (!isCrd(stored)) return; // absent (validated on write)
+    const crd = stored;
     const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
-    const old =
-      (isPlainObject(stored.status) && Array.isArray(stored.status.conditions)
-        ? stored.status.conditions
-        : []) as Condition[];
+    const status = asRecord(stored.status);
+    const old = plainObjects(status.conditions);
     const storedVersions = new Set<string>(
-      (isPlainObject(stored.status) && Array.isArray(stored.status.storedVersions))
-        ? stored.status.storedVersions as string[]
-        : [],
+      Array.isArray(status.storedVersions) ? status.storedVersions.filter(isString) : [],
     );
     for (const v of crd.spec.versions) if (v.storage) storedVersions.add(v.name);
     const names = crd.spec.names;
@@ -223,8 +221,8 @@ export function installCustomResourceController(
     // Added by the first delete (kube's CRD REST Delete), not on create.
     finalizersOnDelete: [cleanupFinalizer],
     validate: (obj, old) => validate(obj, old),
-    afterCommit(type, obj) {
-      const crd = obj as unknown as Crd;
+    afterCommit(type, crd) {
+      if (!isCrd(crd)) return; // validated on write
       const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
       if (type === "DELETED") {
         served.delete(storageKey);

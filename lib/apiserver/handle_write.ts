@@ -250,7 +250,7 @@ export async function handlePatch(
   }
   if (subresource === "scale") {
     const r = await admittedUpdate(ctx, info, namespace, name, (current) => ({
-      object: applyPatch(info, type, scaleOf(info, current) as unknown as KubeObject, patch),
+      object: applyPatch(info, type, scaleOf(info, current), patch),
     }), { ...opts, unconditional: true, scale: true });
     return json(scaleOf(info, r.object));
   }

@@ -82,7 +82,7 @@ export function controllerCaches<P extends HasMetadata, W>(
     ...owned,
     ...watched,
   ];
-  const stores = new Map<string, StoreReader<KubeObject>>();
+  const stores = new Map<string, StoreReader<HasMetadata>>();
   for (const i of all) {
     if (!stores.has(cacheName(i.kind))) stores.set(cacheName(i.kind), i.informer.store);
   }
@@ -93,8 +93,9 @@ export function controllerCaches<P extends HasMetadata, W>(
         `Cannot read ${cacheName(resource)}: controller ${spec.name} does not watch it`,
       );
     }
-    // The store holds the objects of `resource`'s kind: T is the type the caller named for them.
-    return s as unknown as StoreReader<T>;
+    // The store holds the objects of `resource`'s kind (stores are keyed by it): T is the type
+    // the caller named for them, narrowed from HasMetadata in one step.
+    return s as StoreReader<T>;
   };
   const view: CacheView = { store, world: (resource) => worldFromStore(store(resource)) };
   const lookup: CacheLookup = (cache, key) => {

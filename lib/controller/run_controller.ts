@@ -26,7 +26,7 @@ import type { QueueInput } from "../queue/run_outcome.ts";
 import type { EventRecorder } from "../apply/event_recorder.ts";
 import { statusBatcher } from "../apply/status_batcher.ts";
 import { Expectations } from "../apply/expectations.ts";
-import { type CacheView, type ControllerSpec, DEFAULT_CONCURRENCY } from "./controller_spec.ts";
+import { type ControllerSpec, DEFAULT_CONCURRENCY } from "./controller_spec.ts";
 import { controllerCaches } from "./controller_caches.ts";
 import { controllerKeys } from "./controller_keys.ts";
 import { type ControllerMetrics, createControllerMetrics } from "./controller_metrics.ts";
@@ -160,7 +160,8 @@ export function runController<P extends HasMetadata, W>(
     const reconcileOne = reconcileKey({
       spec,
       caches,
-      world: (spec.world ?? ((c: CacheView) => c as unknown as W))(caches.view),
+      // Without spec.world, W is CacheView (its default): the identity is sound (one cast).
+      world: spec.world ? spec.world(caches.view) : caches.view as W,
       client: deps.client,
       scheduler,
       now,

@@ -7,6 +7,7 @@
  */
 import type { Subscription } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
+import type { HasMetadata } from "../core/has_metadata.ts";
 import type { Informer, InformerFactory } from "../informer/create_informers.ts";
 import type { InformerReport } from "./manager_metrics.ts";
 
@@ -26,7 +27,7 @@ export interface TrackedInformers {
 
 interface Tracked {
   readonly resource: string;
-  readonly informer: Informer<KubeObject>;
+  readonly informer: Informer<HasMetadata>;
   last?: number;
 }
 
@@ -68,12 +69,12 @@ export function trackInformers(
     informer(resource, o) {
       const t = options.defaultTransform;
       const inf = base.informer(resource, t && !o?.transform ? { ...o, transform: t as never } : o);
-      if (!tracked.some((m) => m.informer === (inf as unknown))) {
+      if (!tracked.some((m) => m.informer === inf)) {
         const entry: Tracked = {
           resource: "plural" in resource
             ? resource.plural
             : `${resource.apiVersion}/${resource.kind}`,
-          informer: inf as unknown as Informer<KubeObject>,
+          informer: inf,
         };
         tracked.push(entry);
         subs.push(

@@ -5,7 +5,7 @@
  * @module
  */
 import { E } from "../deps.ts";
-import type { JsonObject } from "../core/object.ts";
+import { toJsonObject } from "../core/to_json.ts";
 import { kustomization, type ManifestModule } from "./manifest_module.ts";
 
 /**
@@ -25,10 +25,10 @@ export const crdManifests: ManifestModule = {
       .sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""))
       .map((crd) => ({
         path: `config/crd/bases/${crd.spec.group}_${crd.spec.names.plural}.yaml`,
-        documents: [{
+        documents: [toJsonObject({
           ...crd,
           metadata: { ...crd.metadata, labels: { ...op.labels, ...crd.metadata?.labels } },
-        } as unknown as JsonObject],
+        })],
       }));
     return E.right([
       ...files,

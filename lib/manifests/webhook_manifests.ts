@@ -8,7 +8,9 @@
  * @module
  */
 import { E } from "../deps.ts";
-import type { JsonObject } from "../core/object.ts";
+import { asRecord, isPlainObject, type Json, type JsonObject } from "../core/object.ts";
+import { isCrd } from "../core/is_crd.ts";
+import { toJsonObject } from "../core/to_json.ts";
 import type { ResolvedOperator } from "../operator/operator_spec.ts";
 import {
   webhookConfigurations,
@@ -62,39 +64,45 @@ const managerSelector = (op: ResolvedOperator) => ({
   "control-plane": "controller-manager",
 });
 
-type Container = {
-  name?: string;
-  args?: string[];
-  ports?: unknown[];
-  volumeMounts?: unknown[];
-};
-type PodSpec = { containers?: Container[]; volumes?: unknown[] };
+const list = (v: Json | undefined): Json[] => Array.isArray(v) ? v : [];
 
 function withWebhookServer(deployment: JsonObject, op: ResolvedOperator): JsonObject {
-  const d = structuredClone(deployment) as { spec?: { template?: { spec?: PodSpec } } };
-  const pod = d.spec?.template?.spec;
-  const manager = pod?.containers?.find((c) => c.name === "manager");
-  if (!pod || !manager) return deployment;
-  manager.args = [
-    ...(manager.args ?? []),
-    // The pod's IP, as the probes: replicas that share a host (pods that run as local
-    // processes in the embedded cluster) do not collide on the port.
-    `--webhook-bind-address=$(POD_IP):${WEBHOOK_PORT}`,
-    `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`,
-  ];
-  manager.ports = [
-    ...(manager.ports ?? []),
-    { name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" },
-  ];
-  manager.volumeMounts = [
-    ...(manager.volumeMounts ?? []),
-    { name: "webhook-certs", mountPath: WEBHOOK_CERT_DIR, readOnly: true },
-  ];
-  pod.volumes = [
-    ...(pod.volumes ?? []),
-    { name: "webhook-certs", secret: { secretName: webhookObjectNames(op).certSecret } },
-  ];
-  return d as unknown as JsonObject;
+  const d = structuredClone(deployment);
+  const spec = d.spec;
+  const template = isPlainObject(spec) ? spec.template : undefined;
+  const pod = isPlainObject(template) ? template.spec : undefined;
+  if (!isPlainObject(spec) || !isPlainObject(template) || !isPlainObject(pod)) return deployment;
+  const containers = list(pod.containers);
+  const at = containers.findIndex((c) => isPlainObject(c) && c.name === "manager");
+  const manager = containers[at];
+  if (!isPlainObject(manager)) return deployment;
+  const withServer: JsonObject = {
+    ...manager,
+    args: [
+      ...list(manager.args),
+      // The pod's IP, as the probes: replicas that share a host (pods that run as local
+      // processes in the embedded cluster) do not collide on the port.
+      `--webhook-bind-address=$(POD_IP):${WEBHOOK_PORT}`,
+      `--webhook-cert-dir=${WEBHOOK_CERT_DIR}`,
+    ],
+    ports: [
+      ...list(manager.ports),
+      { name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" },
+    ],
+    volumeMounts: [
+      ...list(manager.volumeMounts),
+      { name: "webhook-certs", mountPath: WEBHOOK_CERT_DIR, readOnly: true },
+    ],
+  };
+  const podSpec: JsonObject = {
+    ...pod,
+    containers: containers.map((c, i) => i === at ? withServer : c),
+    volumes: [
+      ...list(pod.volumes),
+      { name: "webhook-certs", secret: { secretName: webhookObjectNames(op).certSecret } },
+    ],
+  };
+  return { ...d, spec: { ...spec, template: { ...template, spec: podSpec } } };
 }
 
 /**
@@ -139,15 +147,15 @@ export const webhookManifests: ManifestModule = {
       ...(admission.length
         ? [{
           path: "config/webhook/manifests.yaml",
-          documents: admission as unknown as JsonObject[],
+          documents: admission.map(toJsonObject),
         }]
         : []),
       {
         path: "config/webhook/service.yaml",
-        documents: [{
+        documents: [toJsonObject({
           ...service,
           metadata: { ...service.metadata, labels: { ...op.labels } },
-        } as unknown as JsonObject],
+        })],
       },
     ];
     return E.right([
@@ -161,12 +169,10 @@ export const webhookManifests: ManifestModule = {
   transform: (doc, op) => {
     const hooks = op.webhooks ?? [];
     if (!hooks.length) return doc;
-    if (doc.kind === "CustomResourceDefinition") {
-      return withConversionWebhook(doc as never, hooks, { endpoint: endpointOf(op) }) as never;
+    if (doc.kind === "CustomResourceDefinition" && isCrd(doc)) {
+      return toJsonObject(withConversionWebhook(doc, hooks, { endpoint: endpointOf(op) }));
     }
-    if (
-      doc.kind === "Deployment" && (doc.metadata as { name?: string })?.name === op.names.deployment
-    ) {
+    if (doc.kind === "Deployment" && asRecord(doc.metadata).name === op.names.deployment) {
       return withWebhookServer(doc, op);
     }
     return doc;

@@ -6,7 +6,6 @@
  * @module
  */
 import { E } from "../deps.ts";
-import type { KubeObject } from "../core/object.ts";
 import { jsonLogger, type Logger } from "../core/logger.ts";
 import type { Client } from "../client/client_types.ts";
 import { connect } from "../client/connect.ts";
@@ -86,7 +85,7 @@ async function connectTo(
       const c = await connect({ kubeconfigYaml: embedded.kubeconfig });
       if (E.isLeft(c)) throw new Error(c.left.message);
       for (const crd of op.crds ?? []) {
-        const r = await c.right.apply(crd as unknown as KubeObject, {
+        const r = await c.right.apply({ ...crd }, {
           fieldManager: "kubefold",
           force: true,
         });

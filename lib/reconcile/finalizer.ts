@@ -6,7 +6,7 @@
  */
 import { E } from "../deps.ts";
 import type { JsonPatchOperation } from "../client/client_types.ts";
-import type { Json } from "../core/object.ts";
+import type { JsonObject } from "../core/object.ts";
 import type { DeepReadonly } from "../core/deep_readonly.ts";
 import { type Op, refOf } from "./op.ts";
 import { isEmptyPlan, type Plan } from "./plan.ts";
@@ -51,27 +51,31 @@ export interface WithFinalizerOptions {
 }
 
 /** A `patch` op (JSON patch) on the primary. */
-function jsonPatch(p: DeepReadonly<FinalizerTarget>, ops: JsonPatchOperation[]): Op {
-  return { type: "patch", ref: refOf(p), patchType: "json", patch: ops as unknown as Json };
+function jsonPatch(p: DeepReadonly<FinalizerTarget>, ops: JsonObject[]): Op {
+  return { type: "patch", ref: refOf(p), patchType: "json", patch: ops };
 }
+
+/** A JSON patch operation, checked as one and kept as JSON (its literal type is both). */
+const patchOp = <O extends JsonObject & JsonPatchOperation>(o: O): O => o;
 
 /** The patch adding `name`, guarded by the resourceVersion the plan was computed from. */
 function addFinalizer(p: DeepReadonly<FinalizerTarget>, name: string): Op {
   const rv = p.metadata?.resourceVersion;
   const current = p.metadata?.finalizers ?? [];
-  const guard: JsonPatchOperation[] = rv
-    ? [{ op: "test", path: "/metadata/resourceVersion", value: rv }]
-    : [];
-  const add: JsonPatchOperation = current.length > 0
-    ? { op: "add", path: "/metadata/finalizers/-", value: name }
-    : { op: "add", path: "/metadata/finalizers", value: [name] };
+  const guard = rv ? [patchOp({ op: "test", path: "/metadata/resourceVersion", value: rv })] : [];
+  const add = current.length > 0
+    ? patchOp({ op: "add", path: "/metadata/finalizers/-", value: name })
+    : patchOp({ op: "add", path: "/metadata/finalizers", value: [name] });
   return jsonPatch(p, [...guard, add]);
 }
 
 /** The patch removing the finalizer at `index`, guarded by a `test` of that very entry. */
 function removeFinalizer(p: DeepReadonly<FinalizerTarget>, name: string, index: number): Op {
   const path = `/metadata/finalizers/${index}`;
-  return jsonPatch(p, [{ op: "test", path, value: name }, { op: "remove", path }]);
+  return jsonPatch(p, [
+    patchOp({ op: "test", path, value: name }),
+    patchOp({ op: "remove", path }),
+  ]);
 }
 
 /**

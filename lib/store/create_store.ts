@@ -119,7 +119,8 @@ export function createStore<T extends HasMetadata, K extends HasMetadata = T>(
     resourceVersion: undefined,
     synced: false,
   };
-  const own = options.transform ?? ((o: K) => o as unknown as T);
+  // Without a transform K is T (its default): the identity is sound, so one cast from unknown.
+  const own: (obj: K) => T = options.transform ?? ((o: unknown) => o as T);
   const share = options.shareManagedFields === true ? shareManagedFields<T>() : undefined;
   const transform = (share ? (o: K) => share(own(o)) : own) as (obj: K) => R;
   const synced = new ReplaySubject<void>(1);

@@ -187,7 +187,8 @@ export function createTestApi(options: TestApiOptions = {}): TestApi {
       throw new Error(`Cannot create the test API: ${why}`);
     }
   };
-  for (const crd of options.crds ?? []) seed(crd as unknown as KubeObject);
+  // A spread widens the CRD interface to KubeObject (an object literal type has an index signature).
+  for (const crd of options.crds ?? []) seed({ ...crd });
   for (const obj of options.objects ?? []) seed(obj);
 
   const faults: TestApiFaults = {

@@ -76,13 +76,11 @@ export function checkRoundTrip<A, B>(
 ): Either<RoundTripMismatch, void>;
 export function checkRoundTrip<A, B>(
   conversion: Conversion<A, B>,
-  direction: "up" | "down",
-  value: unknown,
+  ...[direction, value]: ["up", A] | ["down", B]
 ): Either<RoundTripMismatch, void> {
-  const c = conversion as unknown as Conversion<unknown, unknown>;
   const back = direction === "up"
-    ? c.down(c.up(value as never) as never)
-    : c.up(c.down(value as never) as never);
+    ? conversion.down(conversion.up(value))
+    : conversion.up(conversion.down(value));
   const normalize = (v: unknown) => JSON.parse(JSON.stringify(v ?? null));
   const d = firstDifference(normalize(value), normalize(back), "$");
   return d ? E.left(d) : E.right(undefined);

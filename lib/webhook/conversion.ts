@@ -62,8 +62,8 @@ function path(
   const edge = (a: string, next: string, step: Step) =>
     edges.set(a, [...(edges.get(a) ?? []), { next, step }]);
   for (const c of conversions) {
-    edge(c.from, c.to, c.up as unknown as Step);
-    edge(c.to, c.from, c.down as unknown as Step);
+    edge(c.from, c.to, c.up);
+    edge(c.to, c.from, c.down);
   }
   const seen = new Map<string, Step[]>([[from, []]]);
   const queue = [from];

@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { E } from "../deps.ts";
 import { isPlainObject } from "../core/object.ts";
+import { decodeAdmissionRequest } from "./decode_admission_request.ts";
 import type { AdmissionRequest, AdmissionResponse } from "./admission_types.ts";
 import type { MutatingWebhook, ValidatingWebhook, WebhookContext } from "./webhook_spec.ts";
 import { denialStatus, type Mutation, type Verdict } from "./verdict.ts";
@@ -56,7 +58,8 @@ function toResponse(
 }
 
 /**
- * Handles an AdmissionReview body for a webhook: 400 for a body that is not a review, else
+ * Handles an AdmissionReview body for a webhook: 400 for a body that is not a review (or whose
+ * request has a field of the wrong type: the text names it, see `decodeAdmissionRequest`), else
  * 200 with the review's response (a function that throws is answered `allowed: false` with
  * code 500, as controller-runtime answers a panicking handler).
  *
@@ -87,7 +90,9 @@ export async function handleAdmissionReview(
   ) {
     return { status: 400, body: "the request body is not an admission.k8s.io AdmissionReview" };
   }
-  const request = body.request as unknown as AdmissionRequest;
+  const decoded = decodeAdmissionRequest(body.request);
+  if (E.isLeft(decoded)) return { status: 400, body: decoded.left };
+  const request = decoded.right;
   const uid = request.uid;
   let response: AdmissionResponse;
   try {

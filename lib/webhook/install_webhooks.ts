@@ -42,9 +42,7 @@ export async function installWebhooks(
   options: InstallWebhooksOptions,
 ): Promise<Either<ApiError, KubeObject[]>> {
   const objects: KubeObject[] = [
-    ...(options.crds ?? []).map((crd) =>
-      withConversionWebhook(crd, webhooks, options) as unknown as KubeObject
-    ),
+    ...(options.crds ?? []).map((crd) => ({ ...withConversionWebhook(crd, webhooks, options) })),
     ...webhookConfigurations(webhooks, options),
   ];
   const applied: KubeObject[] = [];

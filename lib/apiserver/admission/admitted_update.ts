@@ -97,7 +97,7 @@ export async function admittedUpdate(
         ...(sub ? { subresource: sub } : {}),
         ...(scaled ? { kind: { group: "autoscaling", version: "v1", kind: "Scale" } } : {}),
         object,
-        oldObject: scaled ? scaleOf(info, view) as unknown as KubeObject : view,
+        oldObject: scaled ? scaleOf(info, view) : view,
       }, opts);
       const again = plain && !sub
         ? (o: KubeObject) => void admitBuiltinUpdate(ctx, info, o, view)
@@ -122,7 +122,7 @@ export async function admittedUpdate(
       warnings.unshift(...prepared.warnings);
       await admitValidating(ctx, rt, {
         ...a,
-        object: scaled ? scaleOf(info, prepared.object) as unknown as KubeObject : prepared.object,
+        object: scaled ? scaleOf(info, prepared.object) : prepared.object,
       }, warnings);
       const changed = !deepEqual(prepared.oldView, prepared.object);
       const convert = webhookCr(info) && changed && !opts.dryRun &&

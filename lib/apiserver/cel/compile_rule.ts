@@ -36,7 +36,7 @@ function planExpression(source: string, runtime: CelRuntime): Planned {
   }
   try {
     const run = cel.plan(runtime.env, parsed);
-    const program: CelProgram = (b) => run(b as unknown as Record<string, cel.CelInput>);
+    const program: CelProgram = (b) => run(b);
     return { type: "ok", program, usesOldSelf: facts.usesOldSelf };
   } catch (e) {
     return { type: "error", detail: `ERROR: ${(e as Error).message}` };

@@ -6,11 +6,14 @@
 import type { cel } from "../deps.ts";
 import type { CompiledNode, ValidationRule } from "../schema/types.ts";
 
-/** Variables a rule program is evaluated with. */
-export interface CelBindings {
+/**
+ * Variables a rule program is evaluated with (a type alias, not an interface, so it is a
+ * `Record<string, CelInput>` as the CEL planner takes its bindings).
+ */
+export type CelBindings = {
   readonly self: cel.CelInput;
   readonly oldSelf?: cel.CelInput;
-}
+};
 
 /** A planned CEL expression; returns a value or a CEL error value, never throws. */
 export type CelProgram = (bindings: CelBindings) => cel.CelValue | cel.CelError;

@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from "../../core/object.ts";
 import type { ServerContext } from "../context.ts";
+import { isCrd } from "../../core/is_crd.ts";
 import { type Crd, crdResourceInfos } from "../crd_resources.ts";
 
 function established(crd: Crd): boolean {
@@ -35,9 +36,11 @@ export function restoreCrds(ctx: ServerContext): void {
   if (!crdInfo) return;
   const hook = ctx.hooks.get(crdInfo.storageKey);
   for (const { object } of ctx.storage.list(crdInfo.storageKey)) {
-    const crd = object as unknown as Crd;
-    if (established(crd)) {
-      ctx.registry.setCustom(`${crd.spec.group}/${crd.spec.names.plural}`, crdResourceInfos(crd));
+    if (isCrd(object) && established(object)) {
+      ctx.registry.setCustom(
+        `${object.spec.group}/${object.spec.names.plural}`,
+        crdResourceInfos(object),
+      );
     }
     hook?.afterCommit?.("MODIFIED", object, object);
   }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { isPlainObject } from "../../core/object.ts";
+
 /** A field's type: a scalar, a message name, or a map. */
 export type FieldType = string | readonly ["map", string, FieldType];
 
@@ -32,6 +34,42 @@ export interface IndexedMessage {
   readonly byNumber: ReadonlyMap<number, FieldEntry>;
 }
 
+const isString = (v: unknown): v is string => typeof v === "string";
+
+function isFieldType(t: unknown): t is FieldType {
+  return isString(t) ||
+    (Array.isArray(t) && t.length === 3 && t[0] === "map" && isString(t[1]) && isFieldType(t[2]));
+}
+
+function isFieldEntry(f: unknown): f is FieldEntry {
+  return Array.isArray(f) && f.length === 4 && typeof f[0] === "number" && isString(f[1]) &&
+    isFieldType(f[2]) && typeof f[3] === "number";
+}
+
+function isMessageEntry(m: unknown): m is MessageEntry {
+  return Array.isArray(m) ? m.every(isFieldEntry) : isPlainObject(m) && isFieldType(m.list);
+}
+
+/** The generated table, checked once as it loads (a broken file names its first bad entry). */
+function decodeMessageTable(v: unknown): MessageTable {
+  const where = "lib/apiserver/protobuf/data/messages.json";
+  if (!isPlainObject(v) || !isString(v.source)) throw new Error(`${where}: source: not a string`);
+  if (!isPlainObject(v.groups) || !isPlainObject(v.messages)) {
+    throw new Error(`${where}: groups and messages must be objects`);
+  }
+  const groups: Record<string, string> = {};
+  for (const [k, g] of Object.entries(v.groups)) {
+    if (!isString(g)) throw new Error(`${where}: groups.${k}: not a string`);
+    groups[k] = g;
+  }
+  const messages: Record<string, MessageEntry> = {};
+  for (const [k, m] of Object.entries(v.messages)) {
+    if (!isMessageEntry(m)) throw new Error(`${where}: messages.${k}: not a message entry`);
+    messages[k] = m;
+  }
+  return { source: v.source, groups, messages };
+}
+
 let table: Promise<MessageTable> | undefined;
 const indexed = new Map<string, IndexedMessage | { readonly list: FieldType }>();
 
@@ -46,7 +84,7 @@ const indexed = new Map<string, IndexedMessage | { readonly list: FieldType }>()
  */
 export function loadMessageTable(): Promise<MessageTable> {
   table ??= import("./data/messages.json", { with: { type: "json" } }).then(
-    (m) => m.default as unknown as MessageTable,
+    (m) => decodeMessageTable(m.default),
     (e) => {
       table = undefined;
       throw e;
@@ -74,9 +112,7 @@ export function messageOf(
   if (m) return m;
   const entry = Object.hasOwn(t.messages, name) ? t.messages[name] : undefined;
   if (!entry) return undefined;
-  m = Array.isArray(entry)
-    ? { name, byNumber: new Map(entry.map((f) => [f[0], f])) }
-    : entry as { list: FieldType };
+  m = "list" in entry ? entry : { name, byNumber: new Map(entry.map((f) => [f[0], f])) };
   indexed.set(name, m);
   return m;
 }

@@ -7,9 +7,43 @@
  * @module
  */
 import data from "./data/merge_skeleton.json" with { type: "json" };
-import type { SkeletonType } from "./data_types.ts";
+import { isPlainObject } from "../../../core/object.ts";
+import type { SkeletonField, SkeletonType } from "./data_types.ts";
 
-const skeleton = data as unknown as Readonly<Record<string, SkeletonType>>;
+const isString = (v: unknown): v is string => typeof v === "string";
+const optional = <T>(v: unknown, is: (v: unknown) => v is T) => v === undefined || is(v);
+const oneOf = <T extends string>(values: readonly T[]) => (v: unknown): v is T =>
+  values.some((x) => x === v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  isPlainObject(v) && Object.values(v).every(isString);
+
+function isSkeletonField(f: unknown): f is SkeletonField {
+  return isPlainObject(f) && optional(f.ref, isString) &&
+    optional(f.container, oneOf(["array", "map"])) && optional(f.patchStrategy, isString) &&
+    optional(f.patchMergeKey, isString) && optional(f.listType, oneOf(["atomic", "set", "map"])) &&
+    optional(f.listMapKeys, isStrings) && optional(f.mapType, oneOf(["atomic", "granular"])) &&
+    optional(f.keyDefaults, isStringRecord);
+}
+
+function isSkeletonType(t: unknown): t is SkeletonType {
+  return isPlainObject(t) && optional(t.atomic, (v) => typeof v === "boolean") &&
+    isPlainObject(t.fields) && Object.values(t.fields).every(isSkeletonField);
+}
+
+/** The generated data, checked on first use (a broken file names its first bad component). */
+function decodeSkeleton(v: unknown): Readonly<Record<string, SkeletonType>> {
+  const where = "lib/apiserver/openapi/builtin/data/merge_skeleton.json";
+  if (!isPlainObject(v)) throw new Error(`${where}: must be an object of components`);
+  const out: Record<string, SkeletonType> = {};
+  for (const [name, t] of Object.entries(v)) {
+    if (!isSkeletonType(t)) throw new Error(`${where}: ${name}: not a SkeletonType`);
+    out[name] = t;
+  }
+  return out;
+}
+
+let skeleton: Readonly<Record<string, SkeletonType>> | undefined;
 
 /**
  * The merge facts of a component, or `undefined` when it and everything below it merge the
@@ -25,5 +59,6 @@ const skeleton = data as unknown as Readonly<Record<string, SkeletonType>>;
  * ```
  */
 export function mergeFactsOf(name: string): SkeletonType | undefined {
-  return Object.hasOwn(skeleton, name) ? skeleton[name] : undefined;
+  const facts = skeleton ??= decodeSkeleton(data);
+  return Object.hasOwn(facts, name) ? facts[name] : undefined;
 }
