@@ -18,7 +18,8 @@
  *
  * ## Caveats
  * External provisioners (another `provisioner`) are left to themselves, as on a real cluster:
- * their claims stay Pending. No volume expansion, no data sources, no pvc-protection finalizer.
+ * their claims stay Pending. No volume expansion, no data sources (the protection finalizers are
+ * the API server's: its admission adds them, its pvc-/pv-protection controllers remove them).
  *
  * @module
  */

@@ -7,9 +7,11 @@
  * - No `claimRef`: `Available`. A `claimRef` whose claim exists (same uid) and names this
  *   volume: `Bound`; one the claim has not taken yet: `Available`.
  * - A `claimRef` whose claim is gone (or recreated with another uid): `Released`, then the
- *   reclaim policy — `Delete` deletes the volume (the simulated provisioner frees its
- *   storage), `Retain` keeps it Released for an administrator, `Recycle` scrubs it and makes
+ *   reclaim policy — `Delete` deletes the Released volume (the simulated provisioner frees its
+ *   storage; the volume's `kubernetes.io/pv-protection` finalizer goes as it is not Bound), `Retain` keeps it Released for an administrator, `Recycle` scrubs it and makes
  *   it Available again.
+ * - A volume being deleted still gets its phase (`Released` once its claim is gone), never a
+ *   reclaim.
  * - `lastPhaseTransitionTime` changes only with the phase.
  *
  * @module
@@ -39,7 +41,7 @@ type Volume = DeepReadonly<PersistentVolume>;
  * import { reconcileVolume } from "./reconcile_volume.ts";
  * import { worldFromObjects } from "../../mod.ts";
  * const pv = { metadata: { name: "pv1", uid: "v" }, spec: { persistentVolumeReclaimPolicy: "Delete",
- *   claimRef: { namespace: "ns", name: "gone", uid: "u" } } };
+ *   claimRef: { namespace: "ns", name: "gone", uid: "u" } }, status: { phase: "Released" } };
  * const plan = reconcileVolume(pv, { claims: worldFromObjects([]) }, { now: 0 });
  * plan._tag === "Right" && plan.right.ops[0].type; // "delete"
  * ```
@@ -49,7 +51,9 @@ export function reconcileVolume(
   world: VolumeWorld,
   ctx: ReconcileContext,
 ): Either<ReconcileError, Plan> {
-  if (pv.metadata?.deletionTimestamp) return E.right({ ops: [] });
+  // A volume being deleted still gets its phase (pv-protection lets it go once not Bound),
+  // but no reclaim.
+  const deleting = pv.metadata?.deletionTimestamp !== undefined;
   const ref = pv.spec?.claimRef;
   const name = pv.metadata?.name ?? "";
   const ops: Op[] = [];
@@ -62,8 +66,12 @@ export function reconcileVolume(
     else if (ref.uid === undefined || ref.uid === "") phase = "Available"; // pre-bound, claim to come
     else {
       const policy = pv.spec?.persistentVolumeReclaimPolicy ?? "Retain";
-      if (policy === "Delete") return E.right({ ops: [deleteOp(pv)] });
-      if (policy === "Recycle") {
+      if (deleting) phase = "Released";
+      else if (policy === "Delete") {
+        // As kube's binder: Released first, then the delete, so pv-protection lets it go.
+        if (pv.status?.phase === "Released") return E.right({ ops: [deleteOp(pv)] });
+        phase = "Released";
+      } else if (policy === "Recycle") {
         ops.push({
           type: "patch",
           ref: { apiVersion: "v1", kind: "PersistentVolume", name },

@@ -22,7 +22,8 @@ export interface KindHooks {
   readonly prepareCreate?: (obj: KubeObject, ctx: ServerContext) => void;
   /**
    * The kind's built-in mutating admission on create (pods: LimitRanger, ServiceAccount,
-   * Priority, DefaultTolerationSeconds). Without webhooks it runs right after
+   * Priority, DefaultTolerationSeconds; claims: DefaultStorageClass,
+   * StorageObjectInUseProtection). Without webhooks it runs right after
    * {@link KindHooks.prepareCreate}; with webhooks on the defaulted request object before the
    * mutating webhooks (kube-apiserver's order), and once more after them when a webhook changed
    * the object (kube's reinvocation), so it must be idempotent. Refuses by throwing (a 403).

@@ -1,7 +1,8 @@
 /**
  * Create defaults of the volume, networking, policy, autoscaling and scheduling kinds
  * (kube-apiserver's defaulting functions and registry strategies), plus the admission plugins
- * that fill a class from the default one: DefaultStorageClass and DefaultIngressClass.
+ * that fills an Ingress's class from the default one (DefaultIngressClass; DefaultStorageClass
+ * is in `admission/default_storage_class.ts`).
  *
  * @module
  */
@@ -9,10 +10,7 @@ import type { KubeObject } from "../core/object.ts";
 import { isPlainObject, plainObjects } from "../core/object.ts";
 import { formatTime } from "../core/time.ts";
 import type { KindHooks, ServerContext } from "./context.ts";
-import {
-  DEFAULT_INGRESS_CLASS_ANNOTATION,
-  DEFAULT_STORAGE_CLASS_ANNOTATION,
-} from "./group_resources.ts";
+import { DEFAULT_INGRESS_CLASS_ANNOTATION } from "./group_resources.ts";
 import { compareStrings } from "../core/compare_strings.ts";
 
 type Obj = Record<string, unknown>;
@@ -58,17 +56,8 @@ const pvcHooks: KindHooks = {
     spec.volumeMode ??= "Filesystem";
     obj.spec = spec;
   },
-  prepareCreate(obj, ctx) {
-    const spec = rec(obj.spec);
-    if (spec.storageClassName === undefined || spec.storageClassName === null) {
-      const name = defaultClassOf(
-        ctx,
-        "storage.k8s.io/storageclasses",
-        DEFAULT_STORAGE_CLASS_ANNOTATION,
-      );
-      if (name !== undefined) spec.storageClassName = name;
-    }
-    obj.spec = spec;
+  // DefaultStorageClass is a built-in mutating admission plugin (admission/mod.ts).
+  prepareCreate(obj) {
     obj.status = { phase: "Pending" };
   },
 };

@@ -1,8 +1,9 @@
 /**
  * A kind's built-in mutating admission (`KindHooks.admitCreate` / `admitUpdate`) on the
  * webhook path. kube-apiserver runs its in-tree mutating plugins (LimitRanger, ServiceAccount,
- * Priority, DefaultTolerationSeconds, ...) before MutatingAdmissionWebhook, so a webhook sees
- * the LimitRange defaults, the token volume, the priority and the default tolerations. When a
+ * Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, ...)
+ * before MutatingAdmissionWebhook, so a webhook sees the LimitRange defaults, the token volume,
+ * the priority, the default tolerations, a claim's default class and the protection finalizers. When a
  * webhook changed the object they run once more before the reinvoked webhooks (kube's
  * reinvocation, `mutating_dispatch.ts`); the create or update preparation afterwards is told
  * not to run them again.

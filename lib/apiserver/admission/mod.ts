@@ -1,7 +1,9 @@
 /**
  * The admission plugins of the embedded API server that need the cluster's other objects:
  * LimitRanger for pods and PersistentVolumeClaims, ServiceAccount, Priority and
- * DefaultTolerationSeconds for pods, PersistentVolumeClaimResize for claims. {@link installAdmission} wraps the pod and claim hooks.
+ * DefaultTolerationSeconds for pods, DefaultStorageClass, StorageObjectInUseProtection and
+ * PersistentVolumeClaimResize for claims (the first two also for volumes).
+ * {@link installAdmission} wraps the pod, claim and volume hooks.
  *
  * @module
  */
@@ -11,6 +13,12 @@ import { admitPriority, keepPriority } from "./priority_admission.ts";
 import { admitDefaultTolerationSeconds } from "./default_toleration_seconds.ts";
 import { admitLimitRanger, validateClaimLimitRanger, validateLimitRanger } from "./limit_ranger.ts";
 import { validateClaimResize } from "./claim_resize.ts";
+import { admitDefaultStorageClass } from "./default_storage_class.ts";
+import {
+  addProtectionFinalizer,
+  PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+} from "./storage_protection.ts";
 
 export {
   admitServiceAccount,
@@ -73,6 +81,16 @@ export {
   RESOURCE_QUOTAS,
   validateResourceQuota,
 } from "./resource_quota.ts";
+export { admitDefaultStorageClass, claimNamesClass } from "./default_storage_class.ts";
+export {
+  addProtectionFinalizer,
+  claimProtection,
+  podUsesClaim,
+  type ProtectionAction,
+  PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+  volumeProtection,
+} from "./storage_protection.ts";
 export {
   admitDefaultTolerationSeconds,
   DEFAULT_TOLERATION_SECONDS,
@@ -87,7 +105,9 @@ export {
  * `object_write.ts`). LimitRanger checks a created pod once it is defaulted and valid (a 403
  * when it breaks a LimitRange), and PersistentVolumeClaims on create and update (not status
  * writes); PersistentVolumeClaimResize then refuses a claim's growth unless its class allows
- * expansion.
+ * expansion. Created claims get the default StorageClass (DefaultStorageClass) and, like
+ * created PersistentVolumes, their protection finalizer (StorageObjectInUseProtection), before
+ * the mutating webhooks too.
  *
  * @example
  * ```ts
@@ -126,12 +146,26 @@ export function installAdmission(
   const claims = ctx.hooks.get("/persistentvolumeclaims") ?? {};
   ctx.hooks.set("/persistentvolumeclaims", {
     ...claims,
+    // kube's order: DefaultStorageClass, then StorageObjectInUseProtection (creates only).
+    admitCreate(obj, c) {
+      claims.admitCreate?.(obj, c);
+      admitDefaultStorageClass(c, obj);
+      addProtectionFinalizer(obj, PVC_PROTECTION_FINALIZER);
+    },
     validateAdmission(obj, old, subresource) {
       claims.validateAdmission?.(obj, old, subresource);
       if (subresource) return;
       // kube's order: LimitRanger, then PersistentVolumeClaimResize (updates only).
       validateClaimLimitRanger(ctx, obj, old);
       validateClaimResize(ctx, obj, old, subresource);
+    },
+  });
+  const volumes = ctx.hooks.get("/persistentvolumes") ?? {};
+  ctx.hooks.set("/persistentvolumes", {
+    ...volumes,
+    admitCreate(obj, c) {
+      volumes.admitCreate?.(obj, c);
+      addProtectionFinalizer(obj, PV_PROTECTION_FINALIZER);
     },
   });
 }

@@ -14,6 +14,7 @@ import { installApiServiceRegistration } from "./api_service_registration.ts";
 import { installClusterRoleAggregation } from "./cluster_role_aggregation.ts";
 import { installServiceAccountController } from "./service_account_controller.ts";
 import { installResourceQuotaController } from "./resource_quota_controller.ts";
+import { installStorageProtection } from "./storage_protection_controller.ts";
 import { namespaceDeletionBlocked } from "./plan_namespace.ts";
 import { podGracePeriod } from "./pod_grace_period.ts";
 import { bindingHandler } from "./bind_pod.ts";
@@ -65,7 +66,9 @@ export interface Controllers {
  * `start(ctx)`.
  *
  * Like kube-controller-manager's garbage collector and namespace controller plus KWOK, but
- * in-process. The namespace controller always runs (namespaces wait in `spec.finalizers`).
+ * in-process. The namespace controller always runs (namespaces wait in `spec.finalizers`), as
+ * do the pvc- and pv-protection controllers (deleted claims and volumes wait in their
+ * protection finalizers).
  *
  * @example
  * ```ts
@@ -90,6 +93,7 @@ export function createControllers(options: ControllerOptions = {}): Controllers 
         installApiServiceRegistration(ctx),
         installClusterRoleAggregation(ctx),
         installResourceQuotaController(ctx),
+        installStorageProtection(ctx),
       ];
       if (options.rootCaPem !== undefined) {
         stops.push(installServiceAccountController(ctx, options.rootCaPem));

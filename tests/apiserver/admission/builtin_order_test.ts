@@ -1,6 +1,7 @@
 /**
  * kube-apiserver's admission order: the built-in mutating plugins (LimitRanger,
- * ServiceAccount, Priority, DefaultTolerationSeconds) run before the mutating webhooks, so a
+ * ServiceAccount, Priority, DefaultTolerationSeconds; DefaultStorageClass and
+ * StorageObjectInUseProtection for claims and volumes) run before the mutating webhooks, so a
  * webhook sees what they added; when a webhook changed the object they run again (kube's
  * reinvocation), so a default it removed comes back unless an IfNeeded webhook removes it again.
  */
@@ -138,5 +139,54 @@ Deno.test("a default toleration an IfNeeded webhook removes stays removed, on cr
     );
     assert.equal(specOf(f.requests[0]?.object).priority, 0);
     assert.equal((await get()).spec.priority, 0);
+  });
+});
+
+const claims = {
+  group: "",
+  version: "v1",
+  kind: "PersistentVolumeClaim",
+  plural: "persistentvolumeclaims",
+};
+const volumes = { group: "", version: "v1", kind: "PersistentVolume", plural: "persistentvolumes" };
+const storage = `
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: fast, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: example.com/fast
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, finalizers: [example.com/keep]}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /data}}
+`;
+
+Deno.test("a mutating webhook sees DefaultStorageClass's class and StorageObjectInUseProtection's finalizers", async () => {
+  // kube's order: DefaultStorageClass, StorageObjectInUseProtection, then the webhooks.
+  const hooks = [claims, volumes].map((f) => ({
+    type: "mutating" as const,
+    for: f,
+    mutate: () => allowed(),
+  }));
+  await withWebhooks(hooks, async (f) => {
+    await f.install(hooks);
+    ok(await f.kubectl.run(["apply", "-f", "-"], { stdin: storage }), "apply storage");
+    const seen = (name: string) =>
+      f.requests.find((r) => r.operation === "CREATE" && r.name === name)?.object as KubeObject;
+    const claim = seen("data");
+    assert.equal((claim.spec as { storageClassName?: string }).storageClassName, "fast");
+    assert.deepEqual(claim.metadata?.finalizers, [
+      "example.com/keep",
+      "kubernetes.io/pvc-protection",
+    ]);
+    assert.deepEqual(seen("pv1").metadata?.finalizers, ["kubernetes.io/pv-protection"]);
+    const stored = JSON.parse(ok(await f.kubectl.run(["get", "pvc", "data", "-o", "json"]), "get"));
+    assert.equal(stored.spec.storageClassName, "fast");
+    assert.deepEqual(stored.metadata.finalizers, claim.metadata?.finalizers);
   });
 });
