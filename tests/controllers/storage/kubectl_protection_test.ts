@@ -66,6 +66,8 @@ Deno.test({
       // The pod goes: the claim goes; its volume is Released, so it goes too.
       const watch = kubectl.spawn(["get", "pvc", "data", "-w", "--output-watch-events"]);
       try {
+        // The watch has the claim before the pod goes (else its first GET may find none).
+        await watch.readUntil((out) => /ADDED\s+data\s/.test(out), 20_000);
         await ok(["delete", "pod", "web", "--timeout=20s"]);
         await watch.readUntil((out) => /DELETED\s+data\s/.test(out), 20_000);
       } finally {
