@@ -11,6 +11,8 @@ import {
   watch,
 } from "../../lib/controller/controller_spec.ts";
 import type { HasMetadata } from "../../lib/core/has_metadata.ts";
+import type { DeepReadonly } from "../../lib/core/deep_readonly.ts";
+import { asRecord, type KubeObject } from "../../lib/core/object.ts";
 import { objectKey } from "../../lib/core/key.ts";
 import type { StoreReader } from "../../lib/store/create_store.ts";
 import { type ClaimWorld, reconcileClaim } from "./reconcile_claim.ts";
@@ -23,9 +25,24 @@ const classes = kind<StorageClass & HasMetadata>("storage.k8s.io/v1", "StorageCl
 
 const keyOf = (o: HasMetadata) => objectKey(o.metadata?.namespace, o.metadata?.name ?? "");
 
+/** The index of volumes by the claim their `claimRef` names (`namespace/name`). */
+const BY_CLAIM = "claimRef";
+const byClaimRef = (pv: DeepReadonly<KubeObject>): readonly string[] => {
+  const ref = asRecord(asRecord(pv.spec).claimRef);
+  return typeof ref.name === "string" && ref.name !== ""
+    ? [objectKey(typeof ref.namespace === "string" ? ref.namespace : undefined, ref.name)]
+    : [];
+};
+
+/** The index of claims not bound yet (`spec.volumeName` unset), all under one value. */
+const UNBOUND = "unbound";
+const byUnbound = (pvc: DeepReadonly<KubeObject>): readonly string[] =>
+  asRecord(pvc.spec).volumeName ? [] : [UNBOUND];
+
 /**
  * The claim controller spec: PersistentVolumeClaims are primary; a volume's events wake the
- * claim it names (or, when free, every unbound claim), a class's every unbound claim.
+ * claim it names (or, when free, every unbound claim), a class's every unbound claim. The
+ * unbound claims are read from an index: an event costs O(the claims it wakes).
  *
  * @example
  * ```ts
@@ -35,10 +52,11 @@ const keyOf = (o: HasMetadata) => objectKey(o.metadata?.namespace, o.metadata?.n
  */
 export function claimController(): ControllerSpec<PersistentVolumeClaim & HasMetadata, ClaimWorld> {
   let pvcs: StoreReader<PersistentVolumeClaim & HasMetadata> | undefined;
-  const unbound = () => (pvcs?.list() ?? []).filter((c) => !c.spec?.volumeName).map(keyOf);
+  const unbound = () => pvcs?.keysByIndex(UNBOUND, UNBOUND) ?? [];
   return controller<PersistentVolumeClaim & HasMetadata, ClaimWorld>({
     name: "persistentvolume-binder-claims",
     for: claims,
+    indexers: { [UNBOUND]: byUnbound },
     watches: [
       watch(volumes, (pv) => {
         const ref = pv.spec?.claimRef;
@@ -56,7 +74,8 @@ export function claimController(): ControllerSpec<PersistentVolumeClaim & HasMet
 
 /**
  * The volume controller spec: PersistentVolumes are primary; a claim's events wake the volume
- * it names and the volumes bound to it (so a deleted claim releases its volume).
+ * it names and the volumes bound to it (so a deleted claim releases its volume), found through
+ * an index by `claimRef`: a claim's event costs O(its volumes), not O(all volumes).
  *
  * @example
  * ```ts
@@ -72,13 +91,11 @@ export function volumeController(): ControllerSpec<PersistentVolume & HasMetadat
     watches: [
       watch(claims, (c) => {
         const named = c.spec?.volumeName ? [c.spec.volumeName] : [];
-        const bound = (pvs?.list() ?? []).filter((v) => {
-          const ref = v.spec?.claimRef;
-          return ref?.namespace === c.metadata?.namespace && ref?.name === c.metadata?.name;
-        }).map(keyOf);
+        const bound = pvs?.keysByIndex(BY_CLAIM, keyOf(c)) ?? [];
         return [...new Set([...named, ...bound])];
       }),
     ],
+    indexers: { [BY_CLAIM]: byClaimRef },
     world: (cache) => {
       pvs = cache.store(volumes);
       return { claims: cache.world(claims) };

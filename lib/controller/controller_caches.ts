@@ -60,7 +60,10 @@ export function controllerCaches<P extends HasMetadata, W>(
 ): ControllerCaches {
   const scope = spec.namespace !== undefined ? { namespace: spec.namespace } : {};
   const meta = (o: TriggerOptions) => (o.metadataOnly ? { metadataOnly: true } : {});
-  const primary = informers.informer<KubeObject>(spec.for, scope);
+  const primary = informers.informer<KubeObject>(spec.for, {
+    ...scope,
+    ...(spec.indexers ? { indexers: spec.indexers } : {}),
+  });
   const indexers = { indexers: { controller: byControllerOwnerUid } };
   const owned = (spec.owns ?? []).map((o) => ({
     role: "owns" as const,

@@ -8,6 +8,7 @@ import type { KubeObject } from "../core/object.ts";
 import type { ObjectKey } from "../core/key.ts";
 import type { DeepReadonly } from "../core/deep_readonly.ts";
 import type { StoreReader } from "../store/create_store.ts";
+import type { Indexer } from "../store/indexer.ts";
 import type { HasMetadata } from "../core/has_metadata.ts";
 import type { ReconcileContext, Reconciler } from "../reconcile/reconciler.ts";
 import type { EventFilter } from "./triggers.ts";
@@ -219,6 +220,12 @@ export interface ControllerSpec<P extends HasMetadata = KubeObject, W = CacheVie
   readonly writes?: readonly WriteDeclaration[];
   /** Restricts the primary and children to one namespace (default: all). */
   readonly namespace?: string;
+  /**
+   * Extra named indexes of the primary's store (like controller-runtime's `IndexField`), read
+   * with `cache.store(spec.for).keysByIndex(name, value)` — e.g. in a watch's `keys`, so an
+   * event finds the primaries it concerns without listing them all (default none).
+   */
+  readonly indexers?: Readonly<Record<string, Indexer<DeepReadonly<KubeObject>>>>;
 }
 
 /**

@@ -20,9 +20,6 @@ import {
   volumeProtection,
 } from "../admission/storage_protection.ts";
 
-/** The cluster-scoped "namespace" the volumes are synced under. */
-const VOLUMES = "";
-
 /**
  * Starts both controllers on a server context; returns the function that stops them.
  * Synchronous like the other in-server controllers: a claim's finalizer goes in a microtask
@@ -59,13 +56,13 @@ export function installStorageProtection(ctx: ServerContext): () => void {
     });
   }
 
+  // One volume's sync reads that volume alone: a volume event costs O(1), not O(volumes).
+  function syncVolume(name: string): void {
+    const s = ctx.storage.get(volumes.storageKey, name);
+    if (s) apply(volumes, s.object, PV_PROTECTION_FINALIZER, volumeProtection(s.object));
+  }
+
   function sync(namespace: string): void {
-    if (namespace === VOLUMES) {
-      for (const s of ctx.storage.list(volumes.storageKey)) {
-        apply(volumes, s.object, PV_PROTECTION_FINALIZER, volumeProtection(s.object));
-      }
-      return;
-    }
     let inNamespace: KubeObject[] | undefined;
     const podsOf = () =>
       inNamespace ??= ctx.storage.list(pods.storageKey, namespace).map((p) => p.object);
@@ -83,18 +80,26 @@ export function installStorageProtection(ctx: ServerContext): () => void {
   }
 
   const { schedule, close } = namespaceSyncs(sync);
+  // Volumes are synced by name, batched the same way (a burst on one volume is one sync).
+  const volumeSyncs = namespaceSyncs(syncVolume);
   const watched = (e: StoredEvent) => {
-    if (e.storageKey === volumes.storageKey) schedule(VOLUMES);
-    else if (e.storageKey === claims.storageKey || e.storageKey === pods.storageKey) {
+    if (e.storageKey === volumes.storageKey) {
+      const name = e.object.metadata?.name;
+      if (name && e.type !== "DELETED") volumeSyncs.schedule(name);
+    } else if (e.storageKey === claims.storageKey || e.storageKey === pods.storageKey) {
       const ns = e.object.metadata?.namespace;
       if (ns) schedule(ns);
     }
   };
   const unsubscribe = ctx.storage.hub.subscribeAll({ deliver: watched });
-  schedule(VOLUMES);
+  // The initial full pass: every stored volume and every namespace with claims.
+  for (const s of ctx.storage.list(volumes.storageKey)) {
+    volumeSyncs.schedule(s.object.metadata!.name!);
+  }
   for (const s of ctx.storage.list(claims.storageKey)) schedule(s.object.metadata!.namespace!);
   return () => {
     close();
+    volumeSyncs.close();
     unsubscribe();
   };
 }
