@@ -190,7 +190,7 @@ function applyPatch(
   patch: unknown,
 ): unknown {
   const result = type === "application/json-patch+json"
-    ? applyJsonPatch(current as Json, patch)
+    ? applyJsonPatch(current, patch)
     : type === "application/merge-patch+json"
     ? { _tag: "Right" as const, right: applyMergePatch(current as Json, patch as Json) }
     : applyStrategicMergePatch(

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Json, KubeObject } from "../../core/object.ts";
+import type { KubeObject } from "../../core/object.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import { ApiFailure } from "../http_util.ts";
 import type { ServerContext } from "../context.ts";
@@ -15,6 +15,7 @@ import { applyJsonPatch } from "../patch/mod.ts";
 import type { AdmissionAttributes } from "./admission_attributes.ts";
 import { webhooksOf } from "./compiled_webhooks.ts";
 import { matchWebhook } from "./match_webhook.ts";
+import { decodePatched } from "./patched_object.ts";
 import {
   type AdmissionRuntime,
   asVersion,
@@ -65,9 +66,12 @@ async function pass(
           } attempted to modify the object, which is not supported for this operation`,
         );
       }
-      const patched = applyJsonPatch(prepared.object as unknown as Json, r.patch);
+      const patched = applyJsonPatch(prepared.object, r.patch);
       if (patched._tag === "Left") throw internal(patched.left.message);
-      const next = defaults(inv.info)(patched.right as unknown as KubeObject);
+      // A patch may have made it something else than a Kubernetes object: kube's decode error.
+      const decoded = decodePatched(patched.right, inv.info, prepared.object);
+      if (decoded._tag === "Left") throw internal(decoded.left);
+      const next = defaults(inv.info)(decoded.right);
       changed = !deepEqual(prepared.object, next);
       object = inv.info === a.info ? next : await asVersion(rt, inv.info, a.info, next);
     }

@@ -33,6 +33,24 @@ export function setKey(obj: JsonObject, key: string, value: Json): void {
 /** Structural equality of two JSON values (object key order does not matter). */
 export { deepEqual } from "../../core/deep_equal.ts";
 
+/**
+ * A deep copy, as `Json`, of a document built of JSON values but typed loosely (a
+ * `KubeObject`'s fields are `unknown`): what `JSON.stringify` would keep — fields holding
+ * `undefined` are left out, an `undefined` array element becomes `null`.
+ */
+export function copyAsJson(value: unknown): Json {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : copyAsJson(v)));
+  if (typeof value !== "object") return null;
+  const out: JsonObject = {};
+  for (const k of Object.keys(value)) {
+    const v: unknown = Reflect.get(value, k);
+    if (v !== undefined) setKey(out, k, copyAsJson(v));
+  }
+  return out;
+}
+
 /** A deep copy of a JSON value. */
 export function cloneJson<T extends Json>(value: T): T;
 export function cloneJson(value: Json): Json {

@@ -7,8 +7,8 @@ import type { Either } from "../../deps.ts";
 import { E } from "../../deps.ts";
 
 const { left, right } = E;
-import type { Json, JsonObject } from "../../core/object.ts";
-import { cloneJson, deepEqual, hasKey, isJsonObject, setKey } from "./_json.ts";
+import type { Json, JsonObject, KubeObject } from "../../core/object.ts";
+import { cloneJson, copyAsJson, deepEqual, hasKey, isJsonObject, setKey } from "./_json.ts";
 import { isProperPrefix, parseIndex, parsePointer } from "./_json_pointer.ts";
 import type { PatchError } from "./patch_error.ts";
 
@@ -48,7 +48,8 @@ interface Box {
  * The op list is validated up front (shape, unknown op, missing `path`/`from`/`value`,
  * malformed pointers), so a bad op late in the list fails before any op runs.
  *
- * @param doc the current object
+ * @param doc the current object: JSON, or a Kubernetes object (its fields are JSON values: it
+ *   came off the wire or out of storage); copied once, as JSON
  * @param ops the decoded request body (anything: it is validated)
  * @returns the patched document, or a {@link PatchError} naming the failing op index
  *
@@ -61,10 +62,13 @@ interface Box {
  * // r = right({ metadata: { finalizers: ["b"] } })
  * ```
  */
-export function applyJsonPatch(doc: Json, ops: unknown): Either<PatchError, Json> {
+export function applyJsonPatch(
+  doc: Json | KubeObject,
+  ops: unknown,
+): Either<PatchError, Json> {
   const parsed = parseOps(ops);
   if (parsed._tag === "Left") return parsed;
-  const box: Box = { doc: cloneJson(doc) };
+  const box: Box = { doc: copyAsJson(doc) };
   const list = parsed.right;
   for (let i = 0; i < list.length; i++) {
     const message = applyOp(box, list[i]);
