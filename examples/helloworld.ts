@@ -17,6 +17,7 @@
  * @module
  */
 import { startCluster } from "../lib/cluster/mod.ts";
+import { renameConversion, renameReplicasToSize } from "./_rename_replicas_to_size.ts";
 
 const args = Deno.args;
 const demoOnly = args.includes("--demo-only");
@@ -87,27 +88,6 @@ const sampleAs = async (version: string, jsonpath: string) =>
     `jsonpath=${jsonpath}`,
   )).trim();
 
-/** Rewrites a file of the project; an edit that changes nothing is a failed step. */
-async function edit(path: string, change: (text: string) => string): Promise<void> {
-  const before = await Deno.readTextFile(`${dir}/${path}`);
-  const after = change(before);
-  if (after === before) fail(`the edit of ${path} changed nothing`);
-  await Deno.writeTextFile(`${dir}/${path}`, after);
-}
-
-/** The conversion, filled in: v2's spec.size is v1's spec.replicas. */
-const renameConversion = `  up: ({ spec: { size, ...spec }, ...rest }) => ({
-    ...rest,
-    apiVersion: HELLOWORLD_API_VERSION,
-    spec: { ...spec, ...(size === undefined ? {} : { replicas: size }) },
-  }),
-  down: ({ spec: { replicas, ...spec }, ...rest }) => ({
-    ...rest,
-    apiVersion: HELLOWORLD_V2_API_VERSION,
-    spec: { ...spec, ...(replicas === undefined ? {} : { size: replicas }) },
-  }),
-`;
-
 /** Step 3: v2 of HelloWorld, a conversion webhook (v1 the hub), and a field renamed in v2. */
 async function addV2WithConversion(): Promise<void> {
   const api = ["--group", "myapp", "--kind", "HelloWorld"];
@@ -115,21 +95,7 @@ async function addV2WithConversion(): Promise<void> {
   say("  ✓ types_v2.ts (a copy of v1's schema to change), served next to v1 (the storage version)");
   await kubefold("create", "webhook", ...api, "--version", "v1", "--conversion", "--spoke", "v2");
   say("  ✓ conversion.ts (v2 up to the hub v1 and back down) and its round-trip property test");
-  await edit(
-    "controllers/helloworld/types_v2.ts",
-    (t) =>
-      t.replace(/^ {2}replicas: (t\.optional\(t\.integer\(.*"Pods to run\.")/m, "  size: $1")
-        .replaceAll(".spec.replicas", ".spec.size"),
-  );
-  await edit(
-    "controllers/helloworld/conversion.ts",
-    (t) => t.replace(/^ {2}up: \(v2\) => .*\n {2}down: \(v1\) => .*\n/m, renameConversion),
-  );
-  await edit("tests/helloworld/conversion_test.ts", (t) => {
-    const i = t.lastIndexOf("{ replicas }"); // the v2 objects' spec
-    return `${t.slice(0, i)}{ size: replicas }${t.slice(i + "{ replicas }".length)}`;
-  });
-  await edit("config/samples/myapp_v2_helloworld.yaml", (t) => t.replace("replicas:", "size:"));
+  await renameReplicasToSize(dir);
   say("  ✓ the author renames v2's spec.replicas to spec.size and fills in the conversion:");
   console.log(indent(renameConversion));
   await run([Deno.execPath(), "test", "-A", "tests/helloworld/conversion_test.ts"]);

@@ -1,7 +1,8 @@
 /**
  * The `kubefold` CLI as the CLI tests drive it: in this process (`cli`), in a child process
- * under a generated project's deno.json (`inProject`), and a running command's log read up to a
- * line (`stderrUntil`).
+ * under a generated project's deno.json (`inProject`), a running command's log read up to a
+ * line (`stderrUntil`), and `kubefold run` in a project up to its informers' sync
+ * (`runInProject`).
  *
  * @module
  */
@@ -60,4 +61,53 @@ export async function stderrUntil(
       while (!(await lines.read()).done) { /* drain */ }
     },
   };
+}
+
+/** A `kubefold run` started by {@link runInProject}, its informers synced. */
+export interface ProjectRun {
+  /** What it logged up to the sync. */
+  readonly seen: string;
+  /** The kubeconfig it wrote (`--kubeconfig-out`) for its embedded cluster. */
+  readonly kubeconfig: string;
+  /** Stops it (SIGTERM), reads the rest of its log, and returns its exit code. */
+  readonly stop: () => Promise<number>;
+}
+
+/**
+ * Starts `kubefold run` (with `args`, e.g. `--nodes 1`) in the project `dir` as `deno task
+ * kubefold run` would, writing its kubeconfig to `kubeconfigOut`, and waits for its informers'
+ * sync. The caller stops it.
+ */
+export async function runInProject(
+  dir: string,
+  kubeconfigOut: string,
+  args: readonly string[] = [],
+): Promise<ProjectRun> {
+  const run = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `--config=${dir}/deno.json`,
+      cliPath,
+      "run",
+      ...args,
+      "--kubeconfig-out",
+      kubeconfigOut,
+    ],
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const { seen, drain } = await stderrUntil(run, '"msg":"informers synced"');
+  const stop = async () => {
+    run.kill("SIGTERM");
+    await drain();
+    return (await run.status).code;
+  };
+  try {
+    return { seen, kubeconfig: await Deno.readTextFile(kubeconfigOut), stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
 }

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createKubectl } from "../apiserver/_kubectl.ts";
-import { cli, cliPath, inProject, repoUrl, stderrUntil } from "./_cli.ts";
+import { cli, inProject, repoUrl, runInProject } from "./_cli.ts";
 
 const decoder = new TextDecoder();
 const kind = ["--group", "myapp", "--kind", "HelloWorld"];
@@ -161,22 +161,8 @@ Deno.test({
       assert.match(testOut, /ok \| 5 passed \| 0 failed/);
 
       const kubeconfigOut = `${dir}/kubeconfig.yaml`;
-      const run = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          `--config=${p}/deno.json`,
-          cliPath,
-          "run",
-          "--kubeconfig-out",
-          kubeconfigOut,
-        ],
-        cwd: p,
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-      const { seen, drain } = await stderrUntil(run, '"msg":"informers synced"');
-      const kubectl = await createKubectl(await Deno.readTextFile(kubeconfigOut));
+      const run = await runInProject(p, kubeconfigOut);
+      const kubectl = await createKubectl(run.kubeconfig);
       try {
         const made = await kubectl.run(["apply", "-f", "-"], {
           stdin: helloWorld("v1", "one", { replicas: 2 }),
@@ -204,9 +190,7 @@ Deno.test({
         assert.equal(asV1.stdout, "3", asV1.stderr);
       } finally {
         await kubectl.dispose();
-        run.kill("SIGTERM");
-        await drain();
-        assert.equal((await run.status).code, 0, seen);
+        assert.equal(await run.stop(), 0, run.seen);
       }
     } finally {
       await Deno.remove(dir, { recursive: true });

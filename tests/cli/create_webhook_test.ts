@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createKubectl } from "../apiserver/_kubectl.ts";
-import { cli, cliPath, inProject, repoUrl, stderrUntil } from "./_cli.ts";
+import { cli, inProject, repoUrl, runInProject } from "./_cli.ts";
 
 const decoder = new TextDecoder();
 
@@ -91,25 +91,9 @@ Deno.test({
 
       // kubefold run: the manager and its webhooks against a new embedded cluster.
       const kubeconfigOut = `${dir}/kubeconfig.yaml`;
-      const run = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          `--config=${p}/deno.json`,
-          cliPath,
-          "run",
-          "--nodes",
-          "1",
-          "--kubeconfig-out",
-          kubeconfigOut,
-        ],
-        cwd: p,
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-      const { seen, drain } = await stderrUntil(run, '"msg":"informers synced"');
-      assert.match(seen, /"msg":"webhooks registered","url":"https:\/\/127\.0\.0\.1:\d+"/);
-      const kubectl = await createKubectl(await Deno.readTextFile(kubeconfigOut));
+      const run = await runInProject(p, kubeconfigOut, ["--nodes", "1"]);
+      assert.match(run.seen, /"msg":"webhooks registered","url":"https:\/\/127\.0\.0\.1:\d+"/);
+      const kubectl = await createKubectl(run.kubeconfig);
       try {
         const denied = await kubectl.run(["apply", "-f", "-"], {
           stdin: helloWorld("twice", ["web", "web"]),
@@ -131,9 +115,7 @@ Deno.test({
         assert.equal(labels.stdout, '{"app":"hi"}', "defaulted by the mutating webhook");
       } finally {
         await kubectl.dispose();
-        run.kill("SIGTERM");
-        await drain();
-        assert.equal((await run.status).code, 0, seen);
+        assert.equal(await run.stop(), 0, run.seen);
       }
     } finally {
       await Deno.remove(dir, { recursive: true });

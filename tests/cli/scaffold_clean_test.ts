@@ -3,12 +3,36 @@
  * generator (`init`, `create api`, a second version, `create webhook --defaulting
  * --programmatic-validation` and `--conversion`) for two kinds — the guide's HelloWorld and a
  * long name that sorts after what it imports and pushes lines past the width — then
- * `deno fmt --check`, `deno lint` and `deno check` in it.
+ * `deno fmt --check`, `deno lint` and `deno check` in it, and no file has a cast (`x as T`,
+ * `x!`; `as const` is fine): what we generate is the user's first-party code.
  */
 import assert from "node:assert/strict";
 import { cli, inProject, repoUrl } from "./_cli.ts";
 
 const decoder = new TextDecoder();
+
+/** A line's code: without its comment and the contents of its string literals. */
+const code = (line: string): string =>
+  /^\s*(\/\/|\/\*|\*)/.test(line)
+    ? ""
+    : line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, "$1$1").replace(/\/\/.*$/, "");
+
+/** `file:line: text` of every cast in the TypeScript files under `dir`. */
+async function casts(dir: string, base = dir): Promise<string[]> {
+  const found: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) found.push(...await casts(path, base));
+    if (!e.isFile || !e.name.endsWith(".ts")) continue;
+    (await Deno.readTextFile(path)).split("\n").forEach((line, i) => {
+      const c = code(line);
+      if (/[\w)\]}>]\s+as\s+(?!const\b)\S/.test(c) || /[\w)\]]!(?!=)/.test(c)) {
+        found.push(`${path.slice(base.length + 1)}:${i + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  return found;
+}
 
 async function deno(dir: string, args: string[]): Promise<string> {
   const r = await new Deno.Command(Deno.execPath(), {
@@ -53,6 +77,7 @@ Deno.test({
           assert.equal(r.code, 0, `kubefold ${args.join(" ")}: ${r.err}`);
         }
       }
+      assert.deepEqual(await casts(p), [], "casts in the scaffolded project");
       await deno(p, ["fmt", "--check"]);
       await deno(p, ["lint"]);
       assert.match(

@@ -12,9 +12,9 @@ import { fit, namedImport } from "./source_layout.ts";
 export function reconcileTestFile(n: ApiNames): string {
   return `import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type KubeObject, worldFromObjects } from "kubefold";
+import { type DeepReadonly, worldFromObjects } from "kubefold";
 import { reconcile${n.kind} } from "../../controllers/${n.lower}/reconcile.ts";
-${namedImport([n.kind, "Pod"], `../../controllers/${n.lower}/types.ts`, true)}
+${namedImport([n.kind, `${n.kind}Status`, "Pod"], `../../controllers/${n.lower}/types.ts`, true)}
 
 const ${n.camel} = (replicas: number): ${n.kind} => ({
   apiVersion: "${n.fullGroup}/${n.version}",
@@ -23,12 +23,15 @@ const ${n.camel} = (replicas: number): ${n.kind} => ({
   spec: { replicas, template: { spec: { containers: [{ name: "c", image: "nginx" }] } } },
 });
 
-/** Applies a plan's pod ops to a model of the cluster (pods by name). */
+/**
+ * Applies a plan to a model of the cluster: pods by name, as metadata (name, owner) only, so
+ * they never start; and the status it writes, checked against what the model holds.
+ */
 ${
     fit(
-      `function apply(pods: Map<string, Pod>, obj: ${n.kind}): ${n.kind} {`,
+      `function apply(pods: Map<string, DeepReadonly<Pod>>, obj: ${n.kind}): ${n.kind} {`,
       `function apply(
-  pods: Map<string, Pod>,
+  pods: Map<string, DeepReadonly<Pod>>,
   obj: ${n.kind},
 ): ${n.kind} {`,
     )
@@ -38,9 +41,20 @@ ${
   if (plan._tag === "Left") throw new Error(plan.left.message);
   let next = obj;
   for (const op of plan.right.ops) {
-    if (op.type === "create") pods.set(op.object.metadata!.name!, op.object as KubeObject as Pod);
+    if (op.type === "create") {
+      const { metadata } = op.object;
+      pods.set(metadata?.name ?? "", { apiVersion: "v1", kind: "Pod", metadata });
+    }
     if (op.type === "delete") pods.delete(op.ref.name);
-    if (op.type === "status") next = { ...next, status: op.status as never };
+    if (op.type === "status") {
+      const status: ${n.kind}Status = {
+        replicas: pods.size,
+        readyReplicas: 0,
+        observedGeneration: 1,
+      };
+      assert.deepEqual(op.status, status);
+      next = { ...next, status };
+    }
   }
   return next;
 }
@@ -50,7 +64,7 @@ Deno.test("reconcile${n.kind}: any sequence of replica counts converges to exact
     fc.property(
       fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 5 }),
       (counts) => {
-        const pods = new Map<string, Pod>();
+        const pods = new Map<string, DeepReadonly<Pod>>();
         let obj = ${n.camel}(0);
         for (const replicas of counts) {
           obj = apply(pods, { ...${n.camel}(replicas), status: obj.status });
@@ -128,7 +142,8 @@ ${
       () => hello()?.status?.readyReplicas === 3,
       { what: "status: 3 ready" },
     );
-    const current = hello()!;
+    const current = hello();
+    assert.ok(current);
     await client.replace({ ...current, spec: { ...current.spec, replicas: 1 } });
     await api.clock.advanceUntil(() => api.list(pods).length === 1, { what: "scaled down to 1" });
     assert.deepEqual(api.list(pods)[0].metadata?.ownerReferences?.[0].name, "hello");

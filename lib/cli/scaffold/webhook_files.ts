@@ -29,13 +29,12 @@ export function webhooksFile(n: ApiNames, w: WebhookKinds): string {
  */
 ${
     fit(
-      `export function default${n.kind}(obj: DeepReadonly<${n.kind}>): ${n.kind} {`,
+      `export function default${n.kind}(o: DeepReadonly<${n.kind}>): DeepReadonly<${n.kind}> {`,
       `export function default${n.kind}(
-  obj: DeepReadonly<${n.kind}>,
-): ${n.kind} {`,
+  o: DeepReadonly<${n.kind}>,
+): DeepReadonly<${n.kind}> {`,
     )
   }
-  const o = obj as ${n.kind};
   if (Object.keys(o.spec.template.metadata?.labels ?? {}).length) return o;
   return {
     ...o,
