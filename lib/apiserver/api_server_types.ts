@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { SchedulerLike } from "../deps.ts";
 import type { ServerContext } from "./context.ts";
 import type { SimulationOptions } from "./controllers/simulation.ts";
 import type { PersistenceLogger } from "./persistence/mod.ts";
@@ -35,8 +36,28 @@ export interface ApiServerOptions {
   readonly maxBufferedBytes?: number;
   /** Watch history kept in serialized bytes over all resources; default 64 MiB. */
   readonly historyBytes?: number;
-  /** Clock (epoch ms); default `Date.now`. */
+  /**
+   * Clock (epoch ms); default `scheduler.now` when a `scheduler` is given, else `Date.now`.
+   */
   readonly now?: () => number;
+  /**
+   * Runs every timer of the server: watch `timeoutSeconds`, watch bookmarks, the quota
+   * controller's wake-up when a deleted pod's grace period ends, webhook and YAML parsing
+   * timeouts. Default `asyncScheduler` (real time). Given a virtual-time scheduler (and no
+   * `now`), the server's clock follows it too, so a test moves both by advancing it.
+   *
+   * @example
+   * ```ts
+   * import { startApiServer } from "./mod.ts";
+   * import { virtualTime } from "../testing/mod.ts";
+   * const time = virtualTime({ startMs: Date.parse("2026-01-01T00:00:00Z") });
+   * const server = await startApiServer({ scheduler: time.scheduler });
+   * // ... open a watch with timeoutSeconds=30, then:
+   * await time.advance(30_000); // the watch ends
+   * await server.close();
+   * ```
+   */
+  readonly scheduler?: SchedulerLike;
   /**
    * Directory that keeps all objects and the resourceVersion counter across restarts
    * (write-ahead log, fsynced before a write is answered, plus snapshots); default: memory only.

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { SchedulerLike } from "../deps.ts";
 import type { KubeObject } from "../core/object.ts";
 import type { FieldError } from "../core/status.ts";
 import type { ObjectStorage } from "./storage.ts";
@@ -72,6 +73,8 @@ export interface ServerContext {
   readonly storage: ObjectStorage;
   /** Epoch milliseconds. */
   readonly now: () => number;
+  /** Runs the server's timers (watch timeouts, bookmarks, quota wake-ups, webhook timeouts). */
+  readonly scheduler: SchedulerLike;
   readonly hooks: Map<string, KindHooks>;
   /** Whether the garbage collector runs (then Orphan/Foreground add their finalizers). */
   readonly gcEnabled?: boolean;

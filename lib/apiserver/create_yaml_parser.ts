@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { asyncScheduler, type SchedulerLike, type Subscription } from "../deps.ts";
 import type { YamlBody } from "./parse_yaml_body.ts";
 
 /** Options of {@link createYamlParser}. */
@@ -13,6 +14,8 @@ export interface YamlParserOptions {
   readonly inlineBelowBytes?: number;
   /** A body still parsing after this long is refused and its worker replaced; 30,000 ms. */
   readonly timeoutMs?: number;
+  /** Runs the timeout; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
 }
 
 /** A YAML body parser owned by one server. */
@@ -47,15 +50,16 @@ interface Job {
 export function createYamlParser(options: YamlParserOptions = {}): YamlParser {
   const inlineBelow = options.inlineBelowBytes ?? 64 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const scheduler = options.scheduler ?? asyncScheduler;
   const queue: Job[] = [];
   let worker: Worker | undefined;
-  let current: { job: Job; timer: ReturnType<typeof setTimeout> } | undefined;
+  let current: { job: Job; timer: Subscription } | undefined;
   let nextId = 0;
   let closed = false;
 
   const finish = (r: YamlBody) => {
     if (!current) return;
-    clearTimeout(current.timer);
+    current.timer.unsubscribe();
     const { job } = current;
     current = undefined;
     job.done(r);
@@ -81,7 +85,7 @@ export function createYamlParser(options: YamlParserOptions = {}): YamlParser {
     const job = queue.shift();
     if (!job) return;
     worker ??= start();
-    const timer = setTimeout(() => {
+    const timer = scheduler.schedule(() => {
       worker?.terminate();
       worker = undefined;
       finish({ ok: false, error: `parsing took longer than ${timeoutMs} ms` });

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type SchedulerAction, Subscription } from "../deps.ts";
 import { metadataRequest, partialObjectMetadata } from "./partial_metadata.ts";
 import type { KubeObject } from "../core/object.ts";
 import { failure, type Status } from "../core/status.ts";
@@ -231,9 +232,17 @@ export function handleWatch(
       end: () => inOrder([], close),
     });
     const unregister = settings.faults?.register(drop) ?? (() => {});
-    const timers: ReturnType<typeof setTimeout>[] = [];
-    if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000));
-    const interval = bookmarks ? setInterval(bookmark, settings.bookmarkIntervalMs) : 0;
+    // Timers on the server's scheduler (virtual time in tests); the bookmark action
+    // reschedules itself, so it runs every interval until the subscription ends.
+    const timers = new Subscription();
+    if (timeoutSeconds > 0) timers.add(ctx.scheduler.schedule(close, timeoutSeconds * 1000));
+    if (bookmarks) {
+      const every = settings.bookmarkIntervalMs;
+      timers.add(ctx.scheduler.schedule(function (this: SchedulerAction<undefined>) {
+        bookmark();
+        this.schedule(undefined, every);
+      }, every));
+    }
     settings.active.add(close);
     let done = false;
     teardown = () => {
@@ -241,8 +250,7 @@ export function handleWatch(
       done = true;
       unsubscribe();
       unregister();
-      timers.forEach(clearTimeout);
-      if (interval) clearInterval(interval);
+      timers.unsubscribe();
       settings.active.delete(close);
     };
     // A request that was already in flight when shutdown began (e.g. delayed) must not keep

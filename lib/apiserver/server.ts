@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { asyncScheduler } from "../deps.ts";
 import { kubeconfigFor } from "../client/config/kubeconfig_for.ts";
 import type { ServerContext } from "./context.ts";
 import { ResourceRegistry } from "./registry.ts";
@@ -93,11 +94,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     data?.close();
     throw e;
   }
+  const scheduler = options.scheduler ?? asyncScheduler;
+  // A given scheduler also drives the clock (virtual time moves both), unless `now` is given.
+  const now = options.now ?? (options.scheduler ? () => scheduler.now() : Date.now);
   const storage = new ObjectStorage({
     historySize: options.historySize,
     historyBytes: options.historyBytes,
     historyWindowMs: options.historyWindowMs ?? 300_000,
-    now: options.now ?? Date.now,
+    now,
     initialRv: data?.rv,
     restored: data?.restored,
     journal: data?.journal,
@@ -109,13 +113,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   const registry = new ResourceRegistry();
   await loadBuiltinSchemas(registry.all());
-  const yamlParser = createYamlParser();
-  const caller = createWebhookCaller(storage, { resolveService: options.resolveService });
+  const yamlParser = createYamlParser({ scheduler });
+  const caller = createWebhookCaller(storage, {
+    resolveService: options.resolveService,
+    scheduler,
+  });
   const ctx: ServerContext = {
     registry,
     yamlParser,
     storage,
-    now: options.now ?? Date.now,
+    now,
+    scheduler,
     hooks: builtinHooks(),
     ...controllers,
     webhooks: {

@@ -50,6 +50,7 @@ export function startTestCluster(options: TestClusterOptions): TestCluster {
     registry: new ResourceRegistry(),
     storage: new ObjectStorage({ historySize: options.historySize }),
     now: options.now,
+    scheduler: options.scheduler,
     hooks: builtinHooks(),
     gcEnabled: options.gc,
     // Without a kubelet a deleted pod goes at once, as with the embedded server.

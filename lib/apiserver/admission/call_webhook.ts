@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { E, type Either } from "../../deps.ts";
+import { asyncScheduler, E, type Either, type SchedulerLike } from "../../deps.ts";
 import { isPlainObject } from "../../core/object.ts";
 import type { ObjectStorage } from "../storage.ts";
 import type { WebhookClientConfig } from "./compiled_webhooks.ts";
@@ -94,8 +94,13 @@ function describeFailure(e: unknown, timedOut: boolean, target: string): string 
  */
 export function createWebhookCaller(
   storage: Pick<ObjectStorage, "get">,
-  options: { readonly resolveService?: ServiceResolver } = {},
+  options: {
+    readonly resolveService?: ServiceResolver;
+    /** Runs the request timeouts; default `asyncScheduler`. */
+    readonly scheduler?: SchedulerLike;
+  } = {},
 ): WebhookCaller {
+  const scheduler = options.scheduler ?? asyncScheduler;
   const clients = new Map<string, Deno.HttpClient>();
   // Services are reached by their DNS name through a CONNECT proxy, so the certificate is
   // checked against `<service>.<namespace>.svc` as kube-apiserver checks it.
@@ -147,7 +152,7 @@ export function createWebhookCaller(
       let timedOut = false;
       const abort = new AbortController();
       const timer = timeoutMs
-        ? setTimeout(() => (timedOut = true, abort.abort()), timeoutMs)
+        ? scheduler.schedule(() => (timedOut = true, abort.abort()), timeoutMs)
         : undefined;
       try {
         const res = await fetch(url, {
@@ -177,7 +182,7 @@ export function createWebhookCaller(
           `Post ${JSON.stringify(shown)}: ${describeFailure(e, timedOut, dialed ?? url)}`,
         );
       } finally {
-        clearTimeout(timer);
+        timer?.unsubscribe();
       }
     },
     close() {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Subscription } from "../../deps.ts";
 import type { KubeObject } from "../../core/object.ts";
 import { deepEqual } from "../../core/deep_equal.ts";
 import type { ServerContext } from "../context.ts";
@@ -44,15 +45,15 @@ export function quotaStatus(hard: QuotaUsage, used: QuotaUsage): Record<string, 
 export function installResourceQuotaController(ctx: ServerContext): () => void {
   const info = ctx.registry.lookup("", "v1", "resourcequotas")!;
   // A wake-up per namespace for the next deleted pod whose grace period runs out.
-  const wakeups = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  const wakeups = new Map<string, { at: number; timer: Subscription }>();
   function wakeAt(namespace: string): void {
     const now = ctx.now();
     const at = nextPodExpiry(ctx.storage.list("/pods", namespace).map((s) => s.object), now);
     const set = wakeups.get(namespace);
     if (set && (at === undefined || set.at <= at)) return;
-    if (set) clearTimeout(set.timer);
+    if (set) set.timer.unsubscribe();
     if (at === undefined) return;
-    const timer = setTimeout(() => {
+    const timer = ctx.scheduler.schedule(() => {
       wakeups.delete(namespace);
       schedule(namespace);
     }, at - now);
@@ -98,6 +99,6 @@ export function installResourceQuotaController(ctx: ServerContext): () => void {
   return () => {
     close();
     unsubscribe();
-    for (const { timer } of wakeups.values()) clearTimeout(timer);
+    for (const { timer } of wakeups.values()) timer.unsubscribe();
   };
 }
