@@ -5,6 +5,7 @@
  * the claims of their class.
  */
 import assert from "node:assert/strict";
+import { virtualTime } from "../../../lib/testing/mod.ts";
 import { watchReader, withApi } from "../_api.ts";
 
 const ns = "/api/v1/namespaces/default";
@@ -37,7 +38,7 @@ Deno.test("quota: a pod deleted past its grace period stops counting, on the ser
 });
 
 Deno.test("quota: status.used drops when a deleted pod's grace period runs out, with no write", async () => {
-  let clock = Date.parse("2026-01-01T00:00:00Z");
+  const time = virtualTime({ startMs: Date.parse("2026-01-01T00:00:00Z") });
   await withApi(async (api) => {
     const quota = { metadata: { name: "q" }, spec: { hard: { pods: "2" } } };
     assert.equal((await api.post(`${ns}/resourcequotas`, quota)).status, 201);
@@ -53,16 +54,15 @@ Deno.test("quota: status.used drops when a deleted pod's grace period runs out, 
       `${api.server.url}${ns}/resourcequotas?watch=1&resourceVersion=${q.body.metadata.resourceVersion}`,
     );
     const events = watchReader(res);
-    clock += 1000; // the controller's wake-up (1 ms after the grace period) sees this clock
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise((r) => timer = setTimeout(() => r({ type: "TIMEOUT" }), 5000));
-    // deno-lint-ignore no-explicit-any
-    const event: any = await Promise.race([events.next(), timeout]);
-    clearTimeout(timer);
-    assert.equal(event.type, "MODIFIED");
+    // The grace period (0 s, no kubelet) ends 1 ms after the whole-second deletionTimestamp:
+    // the controller's wake-up runs on the server's scheduler, when virtual time gets there.
+    await time.advance(1);
+    const event = await events.next();
+    assert.equal(event?.type, "MODIFIED");
     assert.equal(event.object.status.used.pods, "0");
+    assert.equal(time.now(), Date.parse("2026-01-01T00:00:00.001Z"));
     await events.close();
-  }, { now: () => clock });
+  }, { scheduler: time.scheduler });
 });
 
 Deno.test("quota: a claim's resize is charged its growth, per storage class too; status writes are not checked", async () => {
