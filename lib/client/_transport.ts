@@ -88,6 +88,7 @@ export const DEFAULT_BODY_IDLE_MS = 30_000;
 /** Builds the transport for one config. */
 export function createTransport(config: ClientConfig, options: TransportOptions): Transport {
   const auth = createAuthProvider(config.auth, {
+    scheduler: options.scheduler,
     ...(options.execTimeoutMs !== undefined ? { execTimeoutMs: options.execTimeoutMs } : {}),
   });
   const sleep = (ms: number, signal?: AbortSignal) =>

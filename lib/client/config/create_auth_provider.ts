@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { E, type Either } from "../../deps.ts";
+import { E, type Either, type SchedulerLike } from "../../deps.ts";
 import type { ConfigError } from "./config_error.ts";
 import { encodeBase64 } from "./_fields.ts";
 import {
@@ -11,7 +11,7 @@ import {
   type ExecCredential,
   runExecCredential,
 } from "./exec_credential.ts";
-import { type RunCommand, runCommand } from "./run_command.ts";
+import { type RunCommand, runCommand, runCommandOn } from "./run_command.ts";
 import type { Secret } from "./secret.ts";
 import { tokenFileSource } from "./_token_file.ts";
 import type { Auth } from "./types.ts";
@@ -38,8 +38,10 @@ export interface AuthProvider {
 export interface AuthProviderOptions {
   /** Clock in epoch ms (e.g. `scheduler.now`); default `Date.now`. */
   readonly now?: () => number;
-  /** Runs exec plugins; default {@link runCommand} (`Deno.Command`). */
+  /** Runs exec plugins; default {@link runCommand} (`Deno.Command`) on `scheduler`. */
   readonly runCommand?: RunCommand;
+  /** Runs the exec plugin timeout of the default `runCommand`; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
   /** How often a token file is checked for changes; default 5000 ms. */
   readonly tokenFileCheckMs?: number;
   /** An exec plugin still running after this long is killed (the request fails); 30,000. */
@@ -110,7 +112,7 @@ export function createAuthProvider(auth: Auth, options: AuthProviderOptions = {}
       return execProvider(
         auth,
         now,
-        options.runCommand ?? runCommand,
+        options.runCommand ?? (options.scheduler ? runCommandOn(options.scheduler) : runCommand),
         fromHeaders,
         options.execTimeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS,
       );

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { asyncScheduler, type SchedulerLike } from "../../deps.ts";
 
 /** What to run: a command with arguments and extra environment variables. */
 export interface CommandRequest {
@@ -50,6 +51,52 @@ function killOnExit(child: Deno.ChildProcess): void {
 }
 
 /**
+ * A {@link RunCommand} whose `timeoutMs` runs on `scheduler` (the client's, so that virtual
+ * time in tests kills a hung plugin too); otherwise as {@link runCommand}.
+ *
+ * @example
+ * ```ts
+ * import { asyncScheduler } from "npm:rxjs@7.8.2";
+ * import { runCommandOn } from "./run_command.ts";
+ * const run = runCommandOn(asyncScheduler);
+ * const r = await run({ command: "true", args: [], env: {}, timeoutMs: 1000 });
+ * r.code; // 0
+ * ```
+ */
+export function runCommandOn(scheduler: SchedulerLike): RunCommand {
+  return async (request) => {
+    const child = new Deno.Command(request.command, {
+      args: [...request.args],
+      env: { ...request.env },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    killOnExit(child);
+    let timedOut = false;
+    const timer = request.timeoutMs === undefined ? undefined : scheduler.schedule(() => {
+      timedOut = true;
+      try {
+        child.kill("SIGKILL");
+      } catch { /* ended meanwhile */ }
+    }, request.timeoutMs);
+    try {
+      const output = await child.output();
+      const decoder = new TextDecoder();
+      return {
+        code: output.code,
+        stdout: decoder.decode(output.stdout),
+        stderr: decoder.decode(output.stderr),
+        ...(timedOut ? { timedOut } : {}),
+      };
+    } finally {
+      timer?.unsubscribe();
+      running.delete(child);
+    }
+  };
+}
+
+/**
  * Runs a command with `Deno.Command`: stdin closed, stdout and stderr captured, the given env
  * added to the inherited environment. Needs `--allow-run`. A process still running after
  * `timeoutMs`, or when this process exits, is killed (SIGKILL), so a hung plugin can neither
@@ -62,33 +109,4 @@ function killOnExit(child: Deno.ChildProcess): void {
  * r.code; // 0
  * ```
  */
-export const runCommand: RunCommand = async (request) => {
-  const child = new Deno.Command(request.command, {
-    args: [...request.args],
-    env: { ...request.env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  killOnExit(child);
-  let timedOut = false;
-  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    try {
-      child.kill("SIGKILL");
-    } catch { /* ended meanwhile */ }
-  }, request.timeoutMs);
-  try {
-    const output = await child.output();
-    const decoder = new TextDecoder();
-    return {
-      code: output.code,
-      stdout: decoder.decode(output.stdout),
-      stderr: decoder.decode(output.stderr),
-      ...(timedOut ? { timedOut } : {}),
-    };
-  } finally {
-    clearTimeout(timer);
-    running.delete(child);
-  }
-};
+export const runCommand: RunCommand = runCommandOn(asyncScheduler);
