@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { asyncScheduler, type SchedulerLike, type Subscription } from "../deps.ts";
 import { type Logger, silentLogger } from "../core/logger.ts";
 import { generateCertificates } from "../apiserver/tls/generate_certificates.ts";
 import {
@@ -48,6 +49,11 @@ export interface WebhookServerOptions {
   readonly budgetMarginMs?: number;
   /** Structured logs: reloads, failed requests (default: silent). */
   readonly logger?: Logger;
+  /**
+   * Runs each request's time budget, and its clock gives `WebhookContext.deadlineMs`;
+   * default `asyncScheduler` (real time).
+   */
+  readonly scheduler?: SchedulerLike;
 }
 
 /** A running webhook server. */
@@ -113,6 +119,7 @@ export async function serveWebhooks(
   const log = options.logger ?? silentLogger;
   const limit = options.maxRequestBytes ?? 7 * 1024 * 1024;
   const margin = options.budgetMarginMs ?? 100;
+  const scheduler = options.scheduler ?? asyncScheduler;
   const routes = new Map<string, Webhook>();
   for (const w of webhooks) {
     const path = webhookPath(w);
@@ -126,9 +133,9 @@ export async function serveWebhooks(
     const timeout = parseGoDuration(new URL(req.url).searchParams.get("timeout") ?? "");
     const budget = Math.max(0, (timeout ?? options.defaultTimeoutMs ?? 10_000) - margin);
     const abort = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Subscription | undefined;
     const expired = new Promise<ReviewAnswer>((resolve) => {
-      timer = setTimeout(() => {
+      timer = scheduler.schedule(() => {
         abort.abort(new DOMException("webhook time budget exhausted", "TimeoutError"));
         resolve({ status: 504, body: `the webhook did not answer within ${budget} ms` });
       }, budget);
@@ -137,12 +144,12 @@ export async function serveWebhooks(
       return await Promise.race([
         handleAdmissionReview(w as ValidatingWebhook | MutatingWebhook, body, {
           signal: abort.signal,
-          deadlineMs: Date.now() + budget,
+          deadlineMs: scheduler.now() + budget,
         }),
         expired,
       ]);
     } finally {
-      clearTimeout(timer);
+      timer?.unsubscribe();
     }
   };
 

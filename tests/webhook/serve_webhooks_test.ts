@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { allowed, denied, mutated, serveWebhooks, type Webhook } from "../../mod.ts";
 import { generateCertificates } from "../../lib/apiserver/tls/mod.ts";
+import { virtualTime } from "../../lib/testing/mod.ts";
 
 const configMaps = { group: "", version: "v1", kind: "ConfigMap", plural: "configmaps" };
 const hooks: Webhook[] = [
@@ -109,5 +110,47 @@ Deno.test("serveWebhooks() reloads its certificate when the files in certDir cha
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("serveWebhooks() ends a request's time budget on its scheduler (virtual time)", async () => {
+  const time = virtualTime({ startMs: 1_000_000 });
+  let called: (deadline: number) => void;
+  let aborted = false;
+  const entered = new Promise<number>((r) => called = r);
+  const stuck: Webhook = {
+    type: "validating",
+    for: configMaps,
+    validate: (_req, ctx) =>
+      new Promise((resolve) => {
+        ctx.signal.addEventListener("abort", () => {
+          aborted = true;
+          resolve(denied("aborted"));
+        });
+        called(ctx.deadlineMs);
+      }),
+  };
+  const server = await serveWebhooks([stuck], {
+    port: 0,
+    hostname: "127.0.0.1",
+    scheduler: time.scheduler,
+  });
+  try {
+    const answer = post(
+      `${server.url}/validate-v1-configmap?timeout=10s`,
+      server.caCert!,
+      review({}),
+    );
+    // The budget is the API server's timeout less the 100 ms margin, on the scheduler's clock.
+    assert.equal(await entered, 1_000_000 + 9_900);
+    time.advanceBy(9_899);
+    assert.equal(aborted, false, "not before the budget ends");
+    time.advanceBy(1);
+    assert.equal(aborted, true, "the budget ends at 9.9 s of virtual time");
+    const r = await answer;
+    assert.equal(r.status, 504);
+    assert.equal(r.body, "the webhook did not answer within 9900 ms");
+  } finally {
+    await server.close();
   }
 });
