@@ -135,7 +135,10 @@ export function createWatchBuffer(options: WatchBufferOptions = {}): WatchBuffer
     if (performance.now() - lastFlushAt > 2) {
       flushQueued = true;
       queueMicrotask(() => void (flushQueued && deliver()));
-    } else flushTimer = setTimeout(deliver, 0);
+    } else {
+      // A macrotask yield that batches a burst, not a timer: on a virtual scheduler it would stall.
+      flushTimer = setTimeout(deliver, 0);
+    }
   };
   const drop = () => {
     pending = undefined;

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { SchedulerLike } from "../deps.ts";
+
 /** Where a command writes and which directory it works in. */
 export interface CliIo {
   /** Writes a line of output. */
@@ -12,6 +14,8 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** The working directory (default `Deno.cwd()`). */
   readonly cwd: string;
+  /** Runs the CLI's waits (polling until deletions finish); default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
 }
 
 /** One `kubefold` command. */

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { E } from "../../deps.ts";
+import { asyncScheduler, E } from "../../deps.ts";
 import { YAML } from "../../yaml_deps.ts";
 import type { JsonObject, KubeObject } from "../../core/object.ts";
 import type { Client } from "../../client/client_types.ts";
@@ -112,17 +112,18 @@ async function deleteAll(t: Target, objects: readonly KubeObject[], io: CliIo): 
     }
     io.out(`${describe(o)} ${E.isLeft(r) ? "not found" : "deleted"}`);
   }
-  const deadline = Date.now() + t.timeoutMs;
+  const scheduler = io.scheduler ?? asyncScheduler;
+  const deadline = scheduler.now() + t.timeoutMs;
   for (const o of reversed) {
     while (true) {
       const r = await t.client.get(kindOf(o), o.metadata!.name!, {
         namespace: o.metadata?.namespace,
       });
       if (E.isLeft(r) && isNotFound(r.left)) break;
-      if (Date.now() > deadline) {
+      if (scheduler.now() > deadline) {
         throw new Error(`Cannot delete ${describe(o)}: still there after --timeout`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise<void>((r) => scheduler.schedule(() => r(), 100));
     }
   }
 }
