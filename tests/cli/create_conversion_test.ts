@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { createKubectl } from "../apiserver/_kubectl.ts";
 import { cli, inProject, repoUrl, runInProject } from "./_cli.ts";
+import { renameReplicasToSize } from "../../examples/_rename_replicas_to_size.ts";
 
 const decoder = new TextDecoder();
 const kind = ["--group", "myapp", "--kind", "HelloWorld"];
@@ -18,42 +19,6 @@ const helloWorld = (version: string, name: string, spec: Record<string, unknown>
     metadata: { name, namespace: "default" },
     spec: { ...spec, template: { spec: { containers: [{ name: "web", image: "nginx" }] } } },
   });
-
-/** What the author does after scaffolding: rename v2's spec.replicas to spec.size. */
-async function renameReplicasInV2(p: string): Promise<void> {
-  const edit = async (path: string, f: (text: string) => string) => {
-    const before = await Deno.readTextFile(`${p}/${path}`);
-    const after = f(before);
-    assert.notEqual(after, before, `the edit of ${path} changed nothing`);
-    await Deno.writeTextFile(`${p}/${path}`, after);
-  };
-  await edit(
-    "controllers/helloworld/types_v2.ts",
-    (t) =>
-      t.replace(/^ {2}replicas: (t\.optional\(t\.integer\(.*"Pods to run\.")/m, "  size: $1")
-        .replaceAll(".spec.replicas", ".spec.size"),
-  );
-  await edit("controllers/helloworld/conversion.ts", (t) =>
-    t.replace(
-      /^ {2}up: \(v2\) => .*\n {2}down: \(v1\) => .*\n/m,
-      `  up: ({ spec: { size, ...spec }, ...rest }) => ({
-    ...rest,
-    apiVersion: HELLOWORLD_API_VERSION,
-    spec: { ...spec, ...(size === undefined ? {} : { replicas: size }) },
-  }),
-  down: ({ spec: { replicas, ...spec }, ...rest }) => ({
-    ...rest,
-    apiVersion: HELLOWORLD_V2_API_VERSION,
-    spec: { ...spec, ...(replicas === undefined ? {} : { size: replicas }) },
-  }),
-`,
-    ));
-  // The v2 arbitrary (the last one) generates size.
-  await edit("tests/helloworld/conversion_test.ts", (t) => {
-    const i = t.lastIndexOf("{ replicas }");
-    return `${t.slice(0, i)}{ size: replicas }${t.slice(i + "{ replicas }".length)}`;
-  });
-}
 
 Deno.test({
   name:
@@ -145,7 +110,7 @@ Deno.test({
         /webhooks: \[\n {4}helloWorldConversionWebhook,\n {4}\/\/ kubefold:scaffold:webhooks/,
       );
 
-      await renameReplicasInV2(p);
+      await renameReplicasToSize(p);
       const manifests = await inProject(p, ["manifests"]);
       assert.equal(manifests.code, 0, manifests.err);
       const tested = await new Deno.Command(Deno.execPath(), {
