@@ -104,3 +104,18 @@ export const configMap = (name: string, data: Record<string, string>, extra: obj
 
 /** The target of webhooks on ConfigMaps. */
 export const configMaps = { group: "", version: "v1", kind: "ConfigMap", plural: "configmaps" };
+
+/** The target of webhooks on Pods. */
+export const pods = { group: "", version: "v1", kind: "Pod", plural: "pods" };
+
+/** A LimitRange giving containers default limits (cpu 500m, memory 128Mi) and a cpu request. */
+export const defaultingLimits = `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 128Mi}
+    defaultRequest: {cpu: 100m}
+`;

@@ -8,19 +8,8 @@
 import assert from "node:assert/strict";
 import { allowed, type KubeObject, mutated } from "../../../mod.ts";
 import { ok } from "../_kubectl.ts";
-import { withWebhooks } from "./_fixture.ts";
+import { defaultingLimits, pods, withWebhooks } from "./_fixture.ts";
 
-const pods = { group: "", version: "v1", kind: "Pod", plural: "pods" };
-const limits = `
-apiVersion: v1
-kind: LimitRange
-metadata: {name: limits}
-spec:
-  limits:
-  - type: Container
-    default: {cpu: 500m, memory: 128Mi}
-    defaultRequest: {cpu: 100m}
-`;
 const notReady = "node.kubernetes.io/not-ready";
 const defaultTolerations = [notReady, "node.kubernetes.io/unreachable"].map((key) => ({
   key,
@@ -44,7 +33,7 @@ Deno.test("a mutating webhook on pods sees the LimitRange defaults, token volume
   const watch = { type: "mutating" as const, for: pods, mutate: () => allowed() };
   await withWebhooks([watch], async (f) => {
     await f.install([watch]);
-    ok(await f.kubectl.run(["apply", "-f", "-"], { stdin: limits }), "apply LimitRange");
+    ok(await f.kubectl.run(["apply", "-f", "-"], { stdin: defaultingLimits }), "apply LimitRange");
     ok(await f.kubectl.run(["run", "web", "--image=nginx"]), "run web");
     const [req] = f.requests.filter((r) => r.operation === "CREATE");
     assert.equal(req?.name, "web");

@@ -7,19 +7,8 @@
 import assert from "node:assert/strict";
 import { type KubeObject, mutated } from "../../../mod.ts";
 import { ok } from "../_kubectl.ts";
-import { withWebhooks } from "./_fixture.ts";
+import { defaultingLimits, pods, withWebhooks } from "./_fixture.ts";
 
-const pods = { group: "", version: "v1", kind: "Pod", plural: "pods" };
-const limits = `
-apiVersion: v1
-kind: LimitRange
-metadata: {name: limits}
-spec:
-  limits:
-  - type: Container
-    default: {cpu: 500m, memory: 128Mi}
-    defaultRequest: {cpu: 100m}
-`;
 const MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 type Container = {
@@ -46,7 +35,7 @@ const injector = {
 Deno.test("a container a webhook adds gets the LimitRange defaults and the token mount on reinvocation", async () => {
   await withWebhooks([injector], async (f) => {
     await f.install([injector]);
-    ok(await f.kubectl.run(["apply", "-f", "-"], { stdin: limits }), "apply LimitRange");
+    ok(await f.kubectl.run(["apply", "-f", "-"], { stdin: defaultingLimits }), "apply LimitRange");
     ok(await f.kubectl.run(["run", "web", "--image=nginx"]), "run web");
     // reinvocationPolicy Never: the webhook is called once.
     assert.equal(f.requests.filter((r) => r.operation === "CREATE").length, 1);
